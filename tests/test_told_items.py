@@ -66,6 +66,10 @@ def test_a_name_told_in_another_item_joins_the_route_after_its_own_items(db, hel
             == ["1", "7", "1A"]
         # a route that tells it keeps its Items
         assert told_items(conn, "what did Quillmoor settle with the state of Vermont", ["1A"], NEW, NAMES) == ["1A"]
+        # a route bounding the search that holds some of the words is kept; a preference is still widened
+        asked = "what did Quillmoor settle with the state of Vermont near Orchard"
+        assert told_items(conn, asked, ["1"], NEW, NAMES, bound=True) == ["1"]
+        assert told_items(conn, asked, ["1"], NEW, NAMES) == ["1", "1A"]
 
 
 def test_plain_words_written_together_join_the_route_and_one_plain_word_does_not(db, held):

@@ -665,7 +665,8 @@ def locate(state, deps, config) -> dict:
         company = state["resolved"][0]
         with deps.db.connection() as conn:
             placed = told_items(conn, plan.get("query") or state["question"], items, accs[0],
-                                names=(company.get("name") or "", *(company.get("tickers") or [])))
+                                names=(company.get("name") or "", *(company.get("tickers") or [])),
+                                bound=bool(items) and not plan.get("items_guessed"))
         items, told = (placed, []) if items else (items, placed)
     return {"located": {"items": items, "queries": queries[:3], "accessions": accessions,
                         **({"told": told} if told else {})}}

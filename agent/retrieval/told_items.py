@@ -54,10 +54,13 @@ def _weights(chunks: list[tuple[str, set[str]]]) -> dict[str, tuple[int, int]]:
     return best
 
 
-def told_items(conn, query: str, items: list[str], accession: str, names: tuple[str, ...] = ()) -> list[str]:
+def told_items(conn, query: str, items: list[str], accession: str, names: tuple[str, ...] = (),
+               bound: bool = False) -> list[str]:
     """The route's `items` with the Item where the filing (`accession`) writes the question's particular words
     together after them, when no Item of the route holds them as well: the route's order still weighs the search
-    (store.chunks.in_item_order), so the added Item's passage is read when it matches clearly better."""
+    (store.chunks.in_item_order), so the added Item's passage is read when it matches clearly better. A route that
+    `bound`s the search is widened only when none of its passages holds any of those words: a passage of the route
+    that answers in other words than the question's would otherwise compete with the added Item's."""
     pieces = asked_pieces(query, names)
     chunks, total = chunk_store.pieces_by_item(conn, pieces, accession=accession)
     held = {p: sum(p in h for _, h in chunks) for p in pieces}
@@ -69,6 +72,6 @@ def told_items(conn, query: str, items: list[str], accession: str, names: tuple[
     if top[0] < TOGETHER and not any(_named(conn, p, accession) for p in particular):
         return items  # one plain word ("planned") places nothing: a name, or words written together, do
     routed = max((weights.get(i, (0, 0)) for i in items), default=(0, 0))
-    if routed >= top:
+    if routed >= top or (bound and routed > (0, 0)):
         return items
     return [*items, *sorted(i for i, w in weights.items() if w == top and i not in items)]
