@@ -43,10 +43,12 @@ def route_after_retrieve(state: FootnoteState) -> Literal["refuse", "compose", "
 
 
 def route_after_check(state: FootnoteState) -> Literal["refuse", "remember", "retrieve"]:
-    from agent.retrieval.widening import widens
+    from agent.retrieval.widening import reads_earlier, widens
 
     if state.get("refusal") and widens(state):
         return "retrieve"  # nothing in the route's Items answered: the whole filing is searched once more
+    if state.get("refusal") and reads_earlier(state):
+        return "retrieve"  # nothing in the latest 10-K answered a question naming no year: an earlier one that tells it
     return "refuse" if state.get("refusal") else "remember"
 
 

@@ -43,6 +43,9 @@ class FootnoteState(TypedDict, total=False):
     reprose: dict | None
     # a prose search bounded by the route's Items, refused no_grounding, searched again over the whole filing
     widened: bool | None
+    # a question naming no year, refused no_grounding in the latest 10-K's whole filing, read in an earlier 10-K
+    # that tells it (agent.retrieval.widening.reads_earlier): at most once a turn
+    earlier_read: bool | None
     # compose
     draft: dict | None  # agent.composing.draft.Draft
     # cite_check
@@ -68,6 +71,7 @@ PER_TURN = (
     "retrieval",
     "reprose",
     "widened",
+    "earlier_read",
     "draft",
     "checked",
     "refusal",

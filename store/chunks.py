@@ -345,6 +345,15 @@ SELECT p.piece, avg((strpos(texts.t, p.piece) > 0)::int)::float
 FROM texts CROSS JOIN unnest(%(pieces)s::text[]) AS p(piece) GROUP BY p.piece
 """
 
+# Each chunk of a filing holding any of some pieces of words (any case): its Item and the pieces it holds.
+# (and a row '#count', no Item's name, for the filing's count of chunks, to weigh how particular each piece is)
+PIECES_BY_ITEM_SQL = """
+WITH texts AS MATERIALIZED (SELECT id, item, lower(text) AS t FROM chunks WHERE accession = %(accession)s)
+SELECT texts.item, array_agg(p.piece) FROM texts CROSS JOIN unnest(%(pieces)s::text[]) AS p(piece)
+WHERE strpos(texts.t, p.piece) > 0 GROUP BY texts.id, texts.item
+UNION ALL SELECT '#count', ARRAY[count(*)::text] FROM texts
+"""
+
 # The texts of a filing's chunks holding a piece of a word (any case), in filing order.
 TEXTS_WITH_PIECE_SQL = """
 SELECT text FROM chunks WHERE accession = %(accession)s AND strpos(lower(text), %(piece)s) > 0
@@ -417,6 +426,20 @@ def shares_holding(conn, pieces: list[str], *, accession: str) -> dict[str, floa
         return {}
     rows = conn.execute(SHARES_HOLDING_SQL, {"pieces": [p.lower() for p in pieces], "accession": accession})
     return {piece: float(share or 0.0) for piece, share in rows}
+
+
+_COUNT_ROW = "#count"
+
+
+def pieces_by_item(conn, pieces: list[str], *, accession: str) -> tuple[list[tuple[str, set[str]]], int]:
+    """For each of the filing's chunks holding any of `pieces` (lowercase, anywhere in a word): its Item and the
+    pieces it holds; and the filing's count of chunks. Where a filing tells a thing is where its particular words
+    are written together; read in one pass over the filing's text."""
+    if not pieces:
+        return [], 0
+    rows = conn.execute(PIECES_BY_ITEM_SQL, {"pieces": [p.lower() for p in pieces], "accession": accession}).fetchall()
+    total = next((int(held[0]) for item, held in rows if item == _COUNT_ROW), 0)
+    return [(str(item or ""), set(held)) for item, held in rows if item != _COUNT_ROW], total
 
 
 def texts_with_piece(conn, piece: str, *, accession: str, limit: int = 60) -> list[str]:

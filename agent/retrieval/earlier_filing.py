@@ -57,6 +57,9 @@ TOLD_MIN = 2
 # chunks): a name, a drug, a case ("DGX", "opioid": 2% of their 10-Ks' chunks), not the words every passage of a
 # 10-K uses ("charges", "liabilities", "valuation", "changes": 6-30%), which tie together in some sentence of any year.
 PARTICULAR = 0.03
+# A sentence holding this many more of the question's words than any of the latest's nearest passages tells the
+# thing clearly more fully: its passage may then match the question a little less well (by NAME_SLACK).
+AHEAD = 2
 # The thing asked about, named by the question's most particular word: one held by at most this share of a
 # filing's chunks (a deal, a program, a case: "layoffs" 1%, "Abiomed" 3-4%, "Kenvue" 6-7% of their 10-Ks' chunks).
 SUBJECT_SHARE = 0.08
@@ -267,7 +270,10 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
         shares = chunk_store.shares_holding(conn, [stem for stem in stems if stem in sentence.lower()],
                                             accession=accession) if told >= TOLD_MIN and told > told_latest else {}
         particular = min(shares, key=shares.get) if shares else None
-        if (told >= TOLD_MIN and told > told_latest and similarity >= base and not anew
+        # a sentence holding clearly more of the asked words (AHEAD) tells the thing though its passage matches a
+        # little less (the question's frame words, "could you explain", match any filing's passages alike)
+        slack = NAME_SLACK if told >= told_latest + AHEAD else 0.0
+        if (told >= TOLD_MIN and told > told_latest and similarity >= base - slack and not anew
                 and particular is not None and shares[particular] <= PARTICULAR):
             # it tells the thing in one sentence, the latest only in part, and its passages match no worse
             if not _holds_sentence(conn, sentence, particular, latest_accession):
@@ -284,3 +290,36 @@ def better_earlier(conn, embedder, query: str, filings: dict[int, dict], latest:
         if best is None or similarity > best[0]:
             best = (similarity, year)
     return best[1] if best else None
+
+
+def told_earlier(conn, embedder, query: str, filings: dict[int, dict], latest: int,
+                 names: tuple[str, ...] = ()) -> int | None:
+    """The fiscal year of an earlier held 10-K that tells what was asked, once the latest's whole filing was
+    searched and nothing in it answered (refused no_grounding), or None: the refusal stands.
+
+    Why: an event the latest 10-K does not mention at all is told in the 10-K of its year, and a question naming
+    no year was refused for want of it in the latest. The earlier filing is read only when one sentence of its
+    nearest passages holds at least TOLD_MIN of the question's own words, more than any of the latest's, one of them
+    particular to a few of its passages, and its passage matches the question no worse than the latest's by more
+    than NAME_SLACK: a question no filing tells (a word no 10-K of the company uses) is still refused, and the
+    composer's relevance floor judges the earlier filing's passages as it judged the latest's."""
+    earlier = sorted((y for y in filings if y < latest), reverse=True)
+    if not earlier or latest not in filings or not query.strip():
+        return None
+    vector = embed_queries(embedder, [query])[0]
+    stems = asked_stems(query, names)
+    near = chunk_store.nearest(conn, vector, accession=filings[latest]["accession"], limit=READ)
+    told_latest, _ = telling(near, stems)
+    base = near[0][1] if near else 0.0
+    for year in earlier:
+        accession = filings[year]["accession"]
+        passages = chunk_store.nearest(conn, vector, accession=accession, limit=READ)
+        if not passages or passages[0][1] < base - NAME_SLACK:
+            continue
+        told, sentence = telling(passages, stems)
+        if told < TOLD_MIN or told <= told_latest:
+            continue
+        shares = chunk_store.shares_holding(conn, [stem for stem in stems if stem in sentence.lower()], accession=accession)
+        if any(0 < share <= PARTICULAR for share in shares.values()):
+            return year
+    return None

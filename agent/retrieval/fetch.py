@@ -16,9 +16,10 @@ from agent.refusals import QUARTERS_ONLY, as_named
 from agent.retrieval.common_year import aligned_latest
 from agent.retrieval.earlier_filing import EARLIER_SLOT, better_earlier
 from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_year_filed_in
+from agent.retrieval.told_items import told_items
 from agent.retrieval.line_items import company_line, line_optional, line_parts, printed_rows, same_printed_row
 from agent.retrieval.row_members import member_row
-from agent.planning.prose_route import DEPENDENCE, EVENT, SAID_OF, asks_rationale, expects_ahead
+from agent.planning.prose_route import DEPENDENCE, EVENT, NAMED_SECTION, SAID_OF, asks_rationale, expects_ahead
 from agent.planning.plan_years import unheld_filing_years
 from agent.planning.topics import STOPWORDS
 from agent.planning.years import CALENDAR_YEAR, MAX_YEAR, MIN_YEAR
@@ -374,7 +375,7 @@ def _thread_turn(plan: dict) -> bool:
 _SAYS_LATEST = re.compile(r"\b(?:latest|most\s+recent|newest|current(?:ly)?|this\s+year|now|today)\b", re.I)
 
 
-def _latest_by_default(question: str, plan: dict) -> bool:
+def latest_by_default(question: str, plan: dict) -> bool:
     """One company's latest 10-K chosen only because the message named no year (nor "last year", a
     filing, a quarter, a figure or anything from the thread): the choice an earlier filing may overrule."""
     return (bool(plan.get("latest")) and not plan.get("fiscal_years") and not any(plan.get("year_offsets") or [])
@@ -523,7 +524,7 @@ def fetch(state, deps, config) -> dict:
             if meant:
                 plan = switched = {**plan, **meant}
                 wanted = list(meant["fiscal_years"])
-            elif not numeric and _latest_by_default(state["question"], plan) and len(filings) > 1:
+            elif not numeric and latest_by_default(state["question"], plan) and len(filings) > 1:
                 # an event the latest 10-K no longer discusses is read where it is told (agent.retrieval.earlier_filing)
                 earlier = better_earlier(conn, deps.embedder, plan.get("query") or state["question"], filings, wanted[0],
                                          names=(company["name"], *(company.get("tickers") or [])))
@@ -657,4 +658,21 @@ def locate(state, deps, config) -> dict:
     for company in state["resolved"]:
         accs = [company["filings"][str(y)]["accession"] for y in company["fiscal_years"] if str(y) in company["filings"]]
         accessions[str(company["cik"])] = accs
-    return {"located": {"items": items, "queries": queries[:3], "accessions": accessions}}
+    told: list[str] = []
+    if _placeable(state) and len(accessions) == 1 and len(accs) == 1:
+        # the Item where the filing writes the question's particular words, when the route holds them less well:
+        # in the route (a bound or a preference), or, for a question no route chose, preferred in the search
+        company = state["resolved"][0]
+        with deps.db.connection() as conn:
+            placed = told_items(conn, plan.get("query") or state["question"], items, accs[0],
+                                names=(company.get("name") or "", *(company.get("tickers") or [])),
+                                bound=bool(items) and not plan.get("items_guessed"))
+        items, told = (placed, []) if items else (items, placed)
+    return {"located": {"items": items, "queries": queries[:3], "accessions": accessions,
+                        **({"told": told} if told else {})}}
+
+
+def _placeable(state) -> bool:
+    """Whether the Items searched may follow the question's words (agent.retrieval.told_items): not a section the
+    user named, nor a 10-Q's Items."""
+    return not state["plan"].get("period") and not NAMED_SECTION.search(state["question"].lower())

@@ -43,9 +43,9 @@ from agent.planning.in_words import names_all, prose_fallback
 from agent.retrieval.prose_counts import find_count
 from agent.state import plan_of
 from agent.retrieval.query_vectors import embed_queries
-from agent.retrieval.widening import widened_location, widens
+from agent.retrieval.widening import reads_earlier, widened_location, widens
 from agent.retrieval.sentence_cover import answering_first
-from agent.retrieval.earlier_filing import EARLIER_SLOT
+from agent.retrieval.earlier_filing import EARLIER_SLOT, told_earlier
 from store import chunks as chunk_store
 from store import filing_amounts
 from store import facts as facts_store
@@ -75,8 +75,33 @@ def retrieve(state, deps, config) -> dict:
         found = _prose(state, deps, config)
         return {"located": state["located"], "widened": True, "draft": None, "checked": None, "refusal": None,
                 **found}
+    if state.get("refusal") and reads_earlier(state):  # the latest's whole filing answered nothing
+        return _earlier_prose(state, deps, config)
     found = _prose(state, deps, config)
     return {**found, "reprose": None} if state.get("reprose") else found
+
+
+def _earlier_prose(state, deps, config) -> dict:
+    """The passages of an earlier held 10-K that tells what a question naming no year asked, when the latest's
+    whole filing answered nothing (agent.retrieval.earlier_filing.told_earlier); else the refusal stands. The plan
+    names the earlier filing as read for that reason, so the answer says which year's filing and why."""
+    plan = plan_of(state)
+    company = state["resolved"][0]
+    filings = {int(y): f for y, f in (company.get("filings") or {}).items()}
+    with deps.db.connection() as conn:
+        year = told_earlier(conn, deps.embedder, plan.query or state["question"], filings,
+                            max(company["fiscal_years"]), names=(company.get("name") or "", *(company.get("tickers") or [])))
+    if year is None:
+        return {"earlier_read": True}
+    plan = plan.model_copy(update={"latest": False, "fiscal_years": [year],
+                                   "slots": {**(plan.slots or {}), "fiscal_years": EARLIER_SLOT}})
+    resolved = [{**company, "fiscal_years": [year]}]
+    located = {**state["located"], "items": [], "told": [],
+               "accessions": {str(company["cik"]): [filings[year]["accession"]]}}
+    earlier = {**state, "plan": plan.model_dump(mode="json"), "resolved": resolved, "located": located}
+    found = _prose(earlier, deps, config)
+    return {"plan": earlier["plan"], "resolved": resolved, "located": located, "earlier_read": True, "draft": None,
+            "checked": None, "refusal": None, **found}
 
 
 # --- numbers ---------------------------------------------------------------------------------
@@ -1536,16 +1561,18 @@ def narrative_prior(question: str) -> list[str]:
     return list(NARRATIVE)
 
 
-def _item_scope(question: str, plan, items: list[str]) -> dict:
+def _item_scope(question: str, plan, items: list[str], told: list[str] | None = None) -> dict:
     """The planner's Items as a bound when a topic word or the form of the question chose them
     (or the question names its section), as a preference (store.chunks.hybrid_search) when they
     are only the planner's default: a bound on a default loses every answer told elsewhere (what
     "does X say about the next halving" is told in the business description, not MD&A). A bound
     the user did not name is still the planner's reading of the question, so the whole filing's
-    best passage outside it is read beside it (store.chunks.with_beyond)."""
+    best passage outside it is read beside it (store.chunks.with_beyond). `told`: the Items where the filing
+    writes the question's particular words (agent.retrieval.told_items), preferred first when no route chose any."""
     if not items:
         prior = narrative_prior(question)
-        return {"prefer": prior} if prior else {}
+        told = list(told or [])
+        return {"prefer": [*told, *(i for i in prior if i not in told)]} if prior else {}
     if NAMED_SECTION.search(question.lower()):
         return {"items": items}
     if (getattr(plan, "slots", None) or {}).get("fiscal_years") == EARLIER_SLOT:
@@ -1675,7 +1702,7 @@ def _prose(state, deps, config) -> dict:
                 embed_queries(deps.embedder, asked),  # the composer reuses these vectors
                 cik=company["cik"],
                 accessions=accessions,
-                **_item_scope(state["question"], plan, located["items"] or []),
+                **_item_scope(state["question"], plan, located["items"] or [], located.get("told")),
                 limit=per_company,
                 spare=SPARE_HITS,
             )

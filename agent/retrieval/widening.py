@@ -29,6 +29,27 @@ def widens(state) -> bool:
     return not NAMED_SECTION.search(state["question"].lower()) and any(located.get("accessions", {}).values())
 
 
+def reads_earlier(state) -> bool:
+    """The turn was refused no_grounding after its whole latest filing was searched (widened, or no route bounded
+    it), its one company's latest 10-K chosen only because no year was named, and an earlier 10-K is held: the
+    earlier one is weighed once (agent.retrieval.earlier_filing.told_earlier)."""
+    from agent.retrieval.fetch import latest_by_default
+
+    refusal = state.get("refusal") or {}
+    located = state.get("located") or {}
+    if refusal.get("reason") != "no_grounding" or state.get("earlier_read"):
+        return False
+    if located.get("items") and not state.get("widened"):
+        return False
+    plan = plan_of(state)
+    resolved = state.get("resolved") or []
+    if plan.intent != "qualitative" or plan.unless_named or len(resolved) != 1:
+        return False
+    held = [int(y) for y in resolved[0].get("filings") or {}]
+    return (latest_by_default(state["question"], plan.model_dump(mode="json"))
+            and min(held, default=0) < max(resolved[0].get("fiscal_years") or [0]))
+
+
 def widened_location(located: dict) -> dict:
     """The same filings and queries, no Items: the whole filing (agent.retrieval.retrieve._item_scope)."""
     return {**located, "items": []}
