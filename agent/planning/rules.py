@@ -20,7 +20,7 @@ import unicodedata
 from agent.planning.asides import aside_words, set_aside
 from agent.planning.brands import (covered_by_word, filings_term, registrant_not_theirs, uncovered_registrant, writes_phrase,
                                    written_by)
-from agent.planning.changes import spanned_changes, year_of_change
+from agent.planning.changes import line_changes, spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import ACRONYMS, NON_REGISTRANTS, english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, class_ticker, guess_company_text,
@@ -103,7 +103,7 @@ from agent.planning.word_accounting import (
     unaccounted_words,
 )
 from agent.planning.words import statement_place
-from agent.planning.years import FEW_YEARS, YEAR_WORDS, parse_years
+from agent.planning.years import FEW_YEARS, YEAR_WORDS, parse_years, year_end_dropped
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
@@ -445,7 +445,7 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
     it by Y") are read as the formula they say when that yields one; otherwise the words as written. A printed
     row name's spaced hyphen is kept from being read as a minus (agent.planning.printed_dashes)."""
-    text = dashes_kept(text or "", directory.dashed)
+    text = dashes_kept(year_end_dropped(text or ""), directory.dashed)  # "year-end FY2024": FY2024
     unread = unread_restatement(text or "", directory.line_names)
     if unread is not None:  # "total debt over equity... use <a formula we cannot read>": never the name's reading
         as_written = _plan_rules(text, previous=previous, directory=directory)
@@ -461,8 +461,9 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
         if names_more_formulas(plan, as_written):
             return said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
         return said_in_words(as_written, text or "", directory, previous)
-    return part_probed(said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory,
-                                     previous), usable_previous(previous), text or "")
+    probed = part_probed(said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory,
+                                       previous), usable_previous(previous), text or "")
+    return line_changes(probed, text or "")  # a line the probe read ("net PP&E"), its growth asked
 
 
 def _a_company(words: str, directory: CompanyDirectory) -> bool:
@@ -579,6 +580,7 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     if not asked:
         plan = prose_instead(plan, without_names(rest, named), directory, split_only=True)
         plan = spanned_changes(member_asks(plan, without_names(rest, named), _company_words(plan, directory)), rest)
+        plan = line_changes(plan, rest)  # "total costs and expenses growth": the printed line's change
         plan = prose_instead(plan, without_names(rest, named), directory)
         if plan.route == "domain" and not any(m in FORMULAS or m.startswith("udf:") or (
                 m in METRICS and METRICS[m].unit in ("percent", "pure", "ratio")) for m in plan.metrics):

@@ -19,6 +19,8 @@ from agent.retrieval.filing_choice import asks_prior_filing, filed_in, fiscal_ye
 from agent.retrieval.line_items import company_line, line_optional, line_parts, printed_rows, same_printed_row
 from agent.retrieval.row_members import member_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, SAID_OF, asks_rationale, expects_ahead
+from agent.planning.changes import line_changes
+from agent.planning.plan import Plan
 from agent.planning.plan_years import unheld_filing_years
 from agent.planning.topics import STOPWORDS
 from agent.planning.years import CALENDAR_YEAR, MAX_YEAR, MIN_YEAR
@@ -451,6 +453,8 @@ def fetch(state, deps, config) -> dict:
         if not plan.get("tickers"):
             return {"refusal": {"reason": "no_company", "detail": None}}
         switched = _probe_lines(conn, deps, plan, said=bool(SAID_OF.search(state["question"])))
+        if switched:  # "how much has its net PP&E grown?": the line's change, never its level alone
+            switched = line_changes(Plan.model_validate(switched), state["question"]).model_dump(mode="json")
         plan = switched or plan
         numeric = plan["intent"] in NUMERIC_INTENTS
         collapsed: set[str] = set()  # companies whose two years' change is read in the later filing alone

@@ -167,8 +167,11 @@ class _Facts:
         """A formula input none of the table's concepts holds, read from the row the company prints
         under the metric's name ("Inventories" tagged with a concept of the company's own), exact or
         near-exact label matches only (agent.retrieval.line_items)."""
-        said = normalize(METRICS[metric_key].label)
-        match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
+        match = None
+        for said in _printed_names(METRICS[metric_key]):
+            match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
+            if match is not None:
+                break
         if match is None:
             return None
         if METRICS[metric_key].period == "instant" and match.statement != "balance":
@@ -184,6 +187,16 @@ class _Facts:
                                         unit=METRICS[metric_key].unit)
         period_ok = fact is not None and (fact.period_start is None) == (METRICS[metric_key].period == "instant")
         return fact if period_ok else None
+
+
+def _printed_names(metric) -> list[str]:
+    """The names a formula input's printed row may carry: the table's label, then its longer synonyms
+    ("Income before provision for income taxes", which McDonald's prints and tags with a concept of its
+    own). Why only synonyms of three words or more: a short one ("sales", "pretax income") is a word an
+    unrelated row's label may hold as well; a long one names the line itself."""
+    names = [normalize(metric.label)]
+    names += [s for s in metric.synonyms if len(s.split()) >= 3 and s not in names]
+    return names
 
 
 def _tagged_form(formula_key: str) -> str | None:
