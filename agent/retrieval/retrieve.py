@@ -218,6 +218,26 @@ def _read_twice(operands) -> set:
     return twice
 
 
+# Amounts computed as revenue less a cost: what the company's revenue row is decides the figure
+_REVENUE_RESIDUALS = frozenset({"gross_profit_computed"})
+_REVENUE_ROWS = ("us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+                 "us-gaap:SalesRevenueNet")
+
+
+def _two_revenue_rows(facts: _Facts, fy: int) -> bool:
+    """Whether the company reports two revenue figures of different amounts for the year (Walmart's net sales
+    and its total revenues with membership income): revenue less cost of sales is then one of two gross
+    profits, and the analyst's is the one over net sales, which the table cannot tell apart. No figure is
+    computed rather than the other one."""
+    amounts = set()
+    for concept in _REVENUE_ROWS:
+        fact = _annual_value(facts.conn, facts.company["cik"], [concept], fy,
+                             as_of_accession=facts.company.get("as_of_accession"), unit="USD")
+        if fact is not None:
+            amounts.add(Decimal(str(fact.value)))
+    return len(amounts) > 1
+
+
 def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
     """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
     formula = FORMULAS[formula_key]
@@ -226,6 +246,8 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
     if any(e is None for e in inputs) or _read_twice(
             (i.metric, None if e is None else (e.id, i.offset)) for e, i in zip(inputs, formula.inputs)):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
+    if formula_key in _REVENUE_RESIDUALS and _two_revenue_rows(facts, fy):
+        return None
     years = [fy + i.offset for i in formula.inputs]
     operands = [Operand(Decimal(e.value), e.unit, y) for e, y in zip(inputs, years, strict=True)]
     try:
