@@ -122,3 +122,22 @@ def test_a_formula_input_reads_the_row_printed_under_a_long_synonym(db):
     (cell,) = cells
     assert cell["display"] == "41.3%", cells
     assert len(calculations) == 1
+
+
+def test_a_synonym_reads_only_a_row_printed_under_it_whole(db):
+    """A company with no cost-of-revenue concept: "cost of revenue" read near-exact found its "Revenues" row, so
+    a cost's growth was revenue's. A synonym is taken only as a row's whole name."""
+    from agent.retrieval.retrieve import _collect
+
+    with db.connection() as conn:
+        company(conn, MCD, "MCDONALDS CORP", ["MCD"], "1231")
+        filing(conn, MCD, MCD_K23, 2023, date(2023, 12, 31), date(2024, 2, 22))
+        for fy, value in ((2023, 25494), (2022, 23183)):
+            fact(conn, MCD, MCD_K23, "Revenues", str(value * M), date(fy, 12, 31), date(fy, 1, 1), fiscal_year=fy, fy=2023)
+        conn.execute("INSERT INTO line_labels (accession, cik, taxonomy, concept, label, statement, table_no, row_no,"
+                     " negated, dims) VALUES (%s, %s, 'us-gaap', 'Revenues', 'Total revenues', 'income', 1, 4, false, %s)",
+                     (MCD_K23, MCD, Jsonb({})))
+        mcd = {"cik": MCD, "ticker": "MCD", "name": "McDonald's", "fiscal_years": [2023]}
+        _, calculations, cells = _collect(conn, [mcd], ["cost_of_revenue_growth"])
+    (cell,) = cells
+    assert cell.get("evidence_id") is None and not calculations, cells

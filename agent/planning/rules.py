@@ -20,7 +20,7 @@ import unicodedata
 from agent.planning.asides import aside_words, set_aside
 from agent.planning.brands import (covered_by_word, filings_term, registrant_not_theirs, uncovered_registrant, writes_phrase,
                                    written_by)
-from agent.planning.changes import line_changes, spanned_changes, year_of_change
+from agent.planning.changes import spanned_changes, year_of_change
 from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import ACRONYMS, NON_REGISTRANTS, english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, class_ticker, guess_company_text,
@@ -462,9 +462,8 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
         if names_more_formulas(plan, as_written):
             return said_in_words(plan, text or "", directory, previous)  # "what % of revenue was COGS": a ratio
         return said_in_words(as_written, text or "", directory, previous)
-    probed = part_probed(said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory,
-                                       previous), usable_previous(previous), text or "")
-    return line_changes(probed, text or "")  # a line the probe read ("net PP&E"), its growth asked
+    return part_probed(said_in_words(_plan_rules(text, previous=previous, directory=directory), text or "", directory,
+                                     previous), usable_previous(previous), text or "")
 
 
 def _a_company(words: str, directory: CompanyDirectory) -> bool:
@@ -581,7 +580,6 @@ def _plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDi
     if not asked:
         plan = prose_instead(plan, without_names(rest, named), directory, split_only=True)
         plan = spanned_changes(member_asks(plan, without_names(rest, named), _company_words(plan, directory)), rest)
-        plan = line_changes(plan, rest)  # "total costs and expenses growth": the printed line's change
         plan = prose_instead(plan, without_names(rest, named), directory)
         if plan.route == "domain" and not any(m in FORMULAS or m.startswith("udf:") or (
                 m in METRICS and METRICS[m].unit in ("percent", "pure", "ratio")) for m in plan.metrics):

@@ -14,7 +14,7 @@ from datetime import date
 from decimal import Decimal
 from itertools import combinations, zip_longest
 
-from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, fold_plural, normalize
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import (DEBT_PARTS, DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
                                      fallback_chain, growth_key, negative_base_change, negative_denominator,
@@ -167,10 +167,14 @@ class _Facts:
         """A formula input none of the table's concepts holds, read from the row the company prints
         under the metric's name ("Inventories" tagged with a concept of the company's own), exact or
         near-exact label matches only (agent.retrieval.line_items)."""
-        match = None
-        for said in _printed_names(METRICS[metric_key]):
-            match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
-            if match is not None:
+        names = _printed_names(METRICS[metric_key])
+        match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(names[0]))
+        for said in names[1:] if match is None else []:
+            # a synonym is taken only as the row's whole name: near-exact reading of "cost of revenue" finds
+            # "Revenues", another figure
+            found, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
+            if found is not None and _named_whole(found.label, said):
+                match = found
                 break
         if match is None:
             return None
@@ -197,6 +201,13 @@ def _printed_names(metric) -> list[str]:
     names = [normalize(metric.label)]
     names += [s for s in metric.synonyms if len(s.split()) >= 3 and s not in names]
     return names
+
+
+def _named_whole(label: str, said: str) -> bool:
+    """Whether a printed row's label is the phrase itself, a plural, case, punctuation or note mark apart."""
+    def words(text: str) -> list[str]:
+        return [fold_plural(w) for w in normalize(without_note_refs(text)).split()]
+    return words(label) == words(said)
 
 
 def _tagged_form(formula_key: str) -> str | None:
