@@ -685,7 +685,11 @@ def computed_when_asked(plan: Plan, text: str) -> Plan:
 _DASH_DEFINES = re.compile(
     r"(?P<name>\b(?:ratio|margin|rate|turnover|coverage|yield|intensity|multiple|cycle|conversion|percentage|share)"
     r"(?:\s+(?:for|in|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?'?\d{2,4})?)\s+-\s+"
-    r"(?=[^?.;]*?(?:\bdivided\s+by\b|\bover\b|/|÷|\bas\s+a\s+(?:%|percent(?:age)?|share)\s+of\b|\btimes\b))", re.I)
+    # what follows is a formula, not a clause of its own ("- and why is it growing over the years?")
+    r"(?!(?:and|but|or|so|how|what|why|which|who|when|is|are|was|were|did|does|do|has|have|had|i|we|it|its|their|"
+    r"the\s+(?:company|firm))\b)"
+    r"(?=(?:[^?.;\s]+\s+){0,8}?[^?.;\s]*?(?:\bdivided\s+by\b|\bover\b(?!\s+(?:the\s+)?(?:last|past|next|prior|previous|"
+    r"time|years?|period|\d))|/|÷|\bas\s+a\s+(?:%|percent(?:age)?|share)\s+of\b))", re.I)
 
 
 def dash_defined(text: str) -> str:
