@@ -141,3 +141,35 @@ def test_a_synonym_reads_only_a_row_printed_under_it_whole(db):
         _, calculations, cells = _collect(conn, [mcd], ["cost_of_revenue_growth"])
     (cell,) = cells
     assert cell.get("evidence_id") is None and not calculations, cells
+
+
+def test_a_trends_change_is_of_the_figures_the_table_shows(db):
+    """D&A tagged twice, the larger tag printed only on a row saying what it leaves out: the table shows the figure
+    asked by name, so each year's change is of those figures, never of the tag a formula input reads; every fact
+    the change reads is cited (a fact left out of the evidence ended the answer in an internal error)."""
+    from agent.retrieval.retrieve import _collect
+
+    hd, acc = 354950, "0000354950-25-000010"
+    with db.connection() as conn:
+        company(conn, hd, "HOME DEPOT, INC.", ["HD"], "0202")
+        filing(conn, hd, acc, 2024, date(2025, 2, 2), date(2025, 3, 21))
+        years = {2024: (date(2024, 1, 29), date(2025, 2, 2)), 2023: (date(2023, 1, 30), date(2024, 1, 28))}
+        for fy, (start, end) in years.items():
+            other, total = {2024: (3300, 3034), 2023: (2700, 2673)}[fy]
+            fact(conn, hd, acc, "DepreciationDepletionAndAmortization", str(other * M), end, start, fiscal_year=fy, fy=2024)
+            fact(conn, hd, acc, "DepreciationAndAmortization", str(total * M), end, start, fiscal_year=fy, fy=2024)
+        # the larger tag is printed only on a row saying what it leaves out: the figure asked by name is the other
+        for concept, label, statement in (("DepreciationDepletionAndAmortization", "Depreciation and amortization, "
+                                           "excluding amortization of intangible assets", "cash"),
+                                          ("DepreciationAndAmortization", "Depreciation and amortization", "income")):
+            conn.execute("INSERT INTO line_labels (accession, cik, taxonomy, concept, label, statement, table_no, row_no,"
+                         " negated, dims) VALUES (%s, %s, 'us-gaap', %s, %s, %s, 1, 3, false, %s)",
+                         (acc, hd, concept, label, statement, Jsonb({})))
+        filer = {"cik": hd, "ticker": "HD", "name": "Home Depot", "fiscal_years": [2023, 2024]}
+        evidence, calculations, cells = _collect(conn, [filer], ["depreciation_amortization"], changes=True)
+    shown = {c["fiscal_year"]: c for c in cells}
+    assert shown[2024]["display"] == "$3.03 billion" and shown[2023]["display"] == "$2.67 billion", cells
+    assert shown[2024]["change_display"] == "+13.5%", shown[2024]
+    (calc,) = [c for c in calculations if c["id"] == shown[2024]["change_id"]]
+    assert {o["evidence_id"] for o in calc["operands"]} == {shown[2024]["evidence_id"], shown[2023]["evidence_id"]}
+    assert all(o["evidence_id"] in evidence for o in calc["operands"])

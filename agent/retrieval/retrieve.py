@@ -259,6 +259,13 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
     if formula_key in _REVENUE_RESIDUALS and _two_revenue_rows(facts, fy):
         return None
+    return _computed_from(facts, formula_key, fy, inputs)
+
+
+def _computed_from(facts: _Facts, formula_key: str, fy: int, inputs: list[Evidence]) -> tuple[Evidence, dict] | None:
+    """A formula's result over the given facts (one per input, in the formula's order), as evidence and its
+    calculation; None when the formula does not hold over them."""
+    formula = FORMULAS[formula_key]
     years = [fy + i.offset for i in formula.inputs]
     operands = [Operand(Decimal(e.value), e.unit, y) for e, y in zip(inputs, years, strict=True)]
     try:
@@ -1433,11 +1440,22 @@ def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, ca
     is not printed: the table cell shows the two footnotes, and the row above shows the prior value."""
     if key not in METRICS or growth_key(key) not in FORMULAS or facts.get(key, fy - 1) is None:
         return
-    computed = _compute(facts, growth_key(key), fy)
+    if key in WIDEST:
+        # the figures the table shows are the widest reading asked ("Depreciation and amortization" as the cash-flow
+        # statement's total): the change is of those two figures, never of the formula inputs' narrower line
+        shown = [facts.get(key, fy, asked=True), facts.get(key, fy - 1, asked=True)]
+        if any(e is None for e in shown) or shown[0].id != cell.get("evidence_id"):
+            return
+        computed = _computed_from(facts, growth_key(key), fy, shown)
+    else:
+        computed = _compute(facts, growth_key(key), fy)
     if computed is None or negative_base_change(growth_key(key), computed[1]["operands"]):
         return  # no rate over a negative base: the table's two rows show the change
     ev, calc = computed
-    evidence[facts.get(key, fy - 1).id] = facts.get(key, fy - 1)
+    for operand in calc["operands"]:  # every fact the change reads is cited with it
+        found = next((e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"]), None)
+        if found is not None:
+            evidence[found.id] = found
     evidence[ev.id] = ev
     calculations.append({**calc, "trace": False})
     shown = calc["display"]
