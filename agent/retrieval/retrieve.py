@@ -249,6 +249,22 @@ def _two_revenue_rows(facts: _Facts, fy: int) -> bool:
     return len(amounts) > 1
 
 
+def _cost_under_revenue(facts: _Facts, inputs: list[Evidence]) -> bool:
+    """Whether the income statement prints the cost row right under the revenue row (revenue, then its cost, as
+    a gross profit is laid out): UnitedHealth prints medical costs and operating costs before its "Cost of
+    products sold", which is then one cost among others, and revenue less it no gross profit."""
+    from store import labels as labels_store
+
+    revenue, cost = inputs[0], inputs[1]
+    rows = labels_store.statement_rows(facts.conn, facts.company["cik"], revenue.fiscal_year, "income")
+    for table in dict.fromkeys(r["table"] for r in rows):
+        order = list(dict.fromkeys(r["row"] for r in rows if r["table"] == table))
+        at = {r["concept"]: r["row"] for r in rows if r["table"] == table}
+        if revenue.concept in at and cost.concept in at:
+            return order.index(at[cost.concept]) == order.index(at[revenue.concept]) + 1
+    return False
+
+
 def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
     """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
     formula = FORMULAS[formula_key]
@@ -257,7 +273,7 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
     if any(e is None for e in inputs) or _read_twice(
             (i.metric, None if e is None else (e.id, i.offset)) for e, i in zip(inputs, formula.inputs)):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
-    if formula_key in _REVENUE_RESIDUALS and _two_revenue_rows(facts, fy):
+    if formula_key in _REVENUE_RESIDUALS and (_two_revenue_rows(facts, fy) or not _cost_under_revenue(facts, inputs)):
         return None
     return _computed_from(facts, formula_key, fy, inputs)
 
