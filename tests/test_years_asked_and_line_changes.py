@@ -173,31 +173,3 @@ def test_a_trends_change_is_of_the_figures_the_table_shows(db):
     (calc,) = [c for c in calculations if c["id"] == shown[2024]["change_id"]]
     assert {o["evidence_id"] for o in calc["operands"]} == {shown[2024]["evidence_id"], shown[2023]["evidence_id"]}
     assert all(o["evidence_id"] in evidence for o in calc["operands"])
-
-
-@pytest.mark.parametrize("rows, computed", [
-    # revenue, then its cost (Meta's layout): revenue less the cost is the gross profit
-    ((("Revenues", "Revenue"), ("CostOfRevenue", "Cost of revenue"), ("ResearchAndDevelopmentExpense", "R&D")), True),
-    # other costs printed before it (UnitedHealth's layout): one cost among others, no gross profit
-    ((("Revenues", "Total revenues"), ("PolicyholderBenefitsAndClaimsIncurredNet", "Medical costs"),
-      ("CostOfRevenue", "Cost of products sold")), False),
-])
-def test_gross_profit_is_computed_only_where_the_cost_is_printed_under_revenue(db, rows, computed):
-    from agent.retrieval.retrieve import _collect
-
-    cik, acc = 999301, "0000999301-25-000001"
-    with db.connection() as conn:
-        company(conn, cik, "EXAMPLE CO", ["EXQ"], "1231")
-        filing(conn, cik, acc, 2024, date(2024, 12, 31), date(2025, 2, 1))
-        start, end = date(2024, 1, 1), date(2024, 12, 31)
-        fact(conn, cik, acc, "Revenues", str(1000 * M), end, start, fiscal_year=2024, fy=2024)
-        fact(conn, cik, acc, "CostOfRevenue", str(300 * M), end, start, fiscal_year=2024, fy=2024)
-        for n, (concept, label) in enumerate(rows):
-            conn.execute("INSERT INTO line_labels (accession, cik, taxonomy, concept, label, statement, table_no, row_no,"
-                         " negated, dims) VALUES (%s, %s, 'us-gaap', %s, %s, 'income', 4, %s, false, %s)",
-                         (acc, cik, concept, label, n, Jsonb({})))
-        filer = {"cik": cik, "ticker": "EXQ", "name": "Example", "fiscal_years": [2024]}
-        _, calculations, cells = _collect(conn, [filer], ["gross_profit"])
-    (cell,) = cells
-    assert (cell.get("display") == "$700.00 million") is computed, cells
-    assert bool(calculations) is computed

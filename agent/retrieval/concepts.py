@@ -325,7 +325,6 @@ METRICS: dict[str, Metric] = {
             ["gross profit", "gross margin dollars", "gross income"],
             ["us-gaap:GrossProfit"],
             misspellings=["gross proft", "gross profti"],
-            fallback="gross_profit_computed",  # revenue less cost of revenue where no gross profit is tagged
         ),
         _m(
             "operating_income",

@@ -120,12 +120,6 @@ _BASE: list[Formula] = [
         "gm%", "gm %", "gross margin rate"],
        [Input("gross_profit"), Input("revenue")], "percent", "Gross profit ÷ Revenue", _ratio_pct,
        fallback="gross_margin_from_cost", query="gross margin percentage"),
-    # no gross profit tagged (AbbVie, Meta): revenue less cost of revenue, the expression saying so, as the gross
-    # margin's own fallback computes it
-    _f("gross_profit_computed", "Gross profit", [],
-       [Input("revenue"), Input("cost_of_revenue")], "USD",
-       "Revenue − Cost of revenue (gross profit as revenue less cost of revenue; no gross profit reported)",
-       lambda rev, cor: rev - cor, operator="−"),
     _f("gross_margin_from_cost", "Gross margin", [],
        [Input("revenue"), Input("cost_of_revenue")], "percent", "(Revenue − Cost of revenue) ÷ Revenue",
        _margin_from_cost, operator="−", query="gross margin percentage"),

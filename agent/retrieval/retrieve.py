@@ -229,42 +229,6 @@ def _read_twice(operands) -> set:
     return twice
 
 
-# Amounts computed as revenue less a cost: what the company's revenue row is decides the figure
-_REVENUE_RESIDUALS = frozenset({"gross_profit_computed"})
-_REVENUE_ROWS = ("us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
-                 "us-gaap:SalesRevenueNet")
-
-
-def _two_revenue_rows(facts: _Facts, fy: int) -> bool:
-    """Whether the company reports two revenue figures of different amounts for the year (Walmart's net sales
-    and its total revenues with membership income): revenue less cost of sales is then one of two gross
-    profits, and the analyst's is the one over net sales, which the table cannot tell apart. No figure is
-    computed rather than the other one."""
-    amounts = set()
-    for concept in _REVENUE_ROWS:
-        fact = _annual_value(facts.conn, facts.company["cik"], [concept], fy,
-                             as_of_accession=facts.company.get("as_of_accession"), unit="USD")
-        if fact is not None:
-            amounts.add(Decimal(str(fact.value)))
-    return len(amounts) > 1
-
-
-def _cost_under_revenue(facts: _Facts, inputs: list[Evidence]) -> bool:
-    """Whether the income statement prints the cost row right under the revenue row (revenue, then its cost, as
-    a gross profit is laid out): UnitedHealth prints medical costs and operating costs before its "Cost of
-    products sold", which is then one cost among others, and revenue less it no gross profit."""
-    from store import labels as labels_store
-
-    revenue, cost = inputs[0], inputs[1]
-    rows = labels_store.statement_rows(facts.conn, facts.company["cik"], revenue.fiscal_year, "income")
-    for table in dict.fromkeys(r["table"] for r in rows):
-        order = list(dict.fromkeys(r["row"] for r in rows if r["table"] == table))
-        at = {r["concept"]: r["row"] for r in rows if r["table"] == table}
-        if revenue.concept in at and cost.concept in at:
-            return order.index(at[cost.concept]) == order.index(at[revenue.concept]) + 1
-    return False
-
-
 def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] | None:
     """A formula's result as evidence, or None when an input has no fact (after its fallback)."""
     formula = FORMULAS[formula_key]
@@ -273,8 +237,6 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
     if any(e is None for e in inputs) or _read_twice(
             (i.metric, None if e is None else (e.id, i.offset)) for e, i in zip(inputs, formula.inputs)):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
-    if formula_key in _REVENUE_RESIDUALS and (_two_revenue_rows(facts, fy) or not _cost_under_revenue(facts, inputs)):
-        return None
     return _computed_from(facts, formula_key, fy, inputs)
 
 
