@@ -1356,10 +1356,25 @@ def _numbers(plan: Plan, cells: list[dict], evidence: list[Evidence] | None = No
             intro = "Not reported as an XBRL fact: " + ", ".join(
                 f"{lower_label(c['label'])} (fiscal {c['fiscal_year']})" for c in missing
             ) + "."
+        intro = " ".join(p for p in (intro, _years_unanswered(plan, cells)) if p)
         return Draft(intro=intro, claims=claims, composer="extractive")
     intro = " ".join(p for p in (_table_intro(cells, companies, years), _ranking(cells, evidence or []),
-                                 _unranked(cells), _not_meaningful(cells)) if p)
+                                 _unranked(cells), _not_meaningful(cells), _years_unanswered(plan, cells)) if p)
     return Draft(intro=intro, claims=[], tables=[_table(cells, companies, years, metrics)])
+
+
+def _years_unanswered(plan: Plan, cells: list[dict]) -> str:
+    """The years asked that no filing held reports, said beside the ones shown: a table of the held
+    years alone reads as the whole span asked (agent.planning.plan_years.years_unanswered)."""
+    from agent.planning.plan_years import years_unanswered
+
+    out = []
+    names = {c["ticker"]: c["name"] for c in cells}
+    for ticker, missing in years_unanswered(plan, cells).items():
+        said = ", ".join(str(y) for y in missing[:-1]) + (" and " if len(missing) > 1 else "") + str(missing[-1])
+        out.append(f"{possessive(names[ticker])} fiscal {said} {'are' if len(missing) > 1 else 'is'} in no filing I hold, "
+                   f"so {'they are' if len(missing) > 1 else 'it is'} not shown.")
+    return " ".join(out)
 
 
 def _unranked(cells: list[dict]) -> str:

@@ -132,3 +132,54 @@ def year_of_change(r: Reading, low: str, prev: Plan | None) -> int | None:
     # "why was it lower than 2023?" after a 2024 figure: the thread's year, measured against the one named
     same_subject = prev is not None and set(r.tickers) <= set(prev.tickers)
     return max(later) if later and same_subject and (r.why or _COMPARED_TO_BASE.search(low)) else None
+
+
+# "how much did X increase", "by how much": the amount's change beside its rate ("in percent" keeps the rate)
+_HOW_MUCH = re.compile(r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:did|has|have|had|does|do)\b")
+_RATE_SAID = re.compile(r"%|\b(?:percent|percentage|pct|rate)\b")
+# the participles a change is asked with ("how much has it grown / risen / gone up?")
+_CHANGED = re.compile(r"\b(?:grown|risen|fallen|dropped|declined|increased|decreased|changed|gone\s+(?:up|down)|shrunk)\b")
+
+
+def line_changes(plan: Plan, text: str) -> Plan:
+    """A printed line's growth or change, asked of one year or of two ("Meta total costs and expenses growth
+    2024", "how much did its net PP&E grow from FY2023 to FY2024?"), as a formula over the line and the
+    same line a year (or the span) before: the rate, the amount's change for "dollar change", and both
+    for "by how much". The growth words are only taken where the row's name does not hold them (they are
+    the line key's spare words, not its own: "Increase in receivables" is a row).
+
+    Why: the growth words were read as words a row's label may carry, and the level of the line was
+    stated for its growth, a figure for another question."""
+    if plan.route != "domain" or plan.intent == "qualitative" or plan.period or len(plan.fiscal_years) > 2:
+        return plan
+    low = normalize(text)
+    lines = [k for k in plan.metrics if k.startswith("line:")]
+    if not lines or len(plan.metrics) != 1:
+        return plan
+    key = lines[0]
+    parts = (key[5:].split("|") + ["", "", "", ""])[:4]
+    shown, spare = parts[2] or parts[1] or parts[0], parts[3]
+    if not (growth_words(spare) or implies_change(spare) or _CHANGED.search(spare)) or growth_words(shown) \
+            or _CHANGED.search(shown) or _COMPOUND.search(low):
+        return plan
+    span = 1
+    if len(plan.fiscal_years) == 2:
+        first, last = sorted(plan.fiscal_years)
+        span, plan.fiscal_years = last - first, [last]
+    node = {"line": shown}
+    prior = shifted(node, -span)
+    diff = {"op": "-", "args": [node, prior]}
+    since = f" from fiscal {plan.fiscal_years[0] - span}" if span > 1 and plan.fiscal_years else ""
+    rate = {"op": "/", "args": [diff, {"op": "abs", "args": [prior]}]}
+    both = bool(_HOW_MUCH.search(low)) and not _RATE_SAID.search(low)
+    added = []
+    if absolute_words(low) or both:
+        added.append({"name": f"{shown} change{since}", "tree": diff, "unit": "USD", "derived": True,
+                      "formula": restate(diff, top=True)})
+    if not absolute_words(low):
+        added.append({"name": f"{shown} growth{since}", "tree": rate, "unit": "percent", "derived": True,
+                      "formula": restate(rate, top=True)})
+    plan.metrics = [f"udf:{d['name']}" for d in added]
+    plan.definitions = [*plan.definitions, *added]
+    plan.intent = "derived" if len(plan.tickers) == 1 else plan.intent
+    return plan

@@ -678,3 +678,22 @@ def computed_when_asked(plan: Plan, text: str) -> Plan:
     metrics = [METRICS[k].fallback if k in rates else k for k in plan.metrics if k not in operands]
     return plan.model_copy(update={"metrics": list(dict.fromkeys(metrics)),
                                    "intent": "derived" if plan.intent == "numeric" else plan.intent})
+
+
+# "operating expense ratio for 2023 - operating expenses divided by operating revenue": a dash after a figure's
+# name (a ratio, margin, rate ...), its year maybe, that sets off the formula defining it, as a colon does
+_DASH_DEFINES = re.compile(
+    r"(?P<name>\b(?:ratio|margin|rate|turnover|coverage|yield|intensity|multiple|cycle|conversion|percentage|share)"
+    r"(?:\s+(?:for|in|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?'?\d{2,4})?)\s+-\s+"
+    # what follows is a formula, not a clause of its own ("- and why is it growing over the years?")
+    r"(?!(?:and|but|or|so|how|what|why|which|who|when|is|are|was|were|did|does|do|has|have|had|i|we|it|its|their|"
+    r"the\s+(?:company|firm))\b)"
+    r"(?=(?:[^?.;\s]+\s+){0,8}?[^?.;\s]*?(?:\bdivided\s+by\b|\bover\b(?!\s+(?:the\s+)?(?:last|past|next|prior|previous|"
+    r"time|years?|period|\d))|/|÷|\bas\s+a\s+(?:%|percent(?:age)?|share)\s+of\b))", re.I)
+
+
+def dash_defined(text: str) -> str:
+    """The text with a dash that sets a formula off after a figure's name read as the colon it stands for.
+    Why: a spaced hyphen is a minus in a formula, so "... ratio for 2023 - operating expenses divided by
+    revenue" was read as the year less the first operand, and refused."""
+    return _DASH_DEFINES.sub(lambda m: f"{m.group('name')}: ", text or "")

@@ -181,3 +181,32 @@ def unheld_filing_years(plan: dict, filing_years: list[int], figure_years: list[
     if not covered:
         return None
     return {"as_of_filing_year": None, "fiscal_years": asked, "latest": False, "year_offsets": []}
+
+
+def years_unanswered(plan: Plan, cells: list[dict]) -> dict[str, list[int]]:
+    """Per company, the years the question asked that no figure of the answer is of: no filing held
+    reports them ("revenue 2019 to 2023" where the earliest held 10-K starts at 2021; "over the last
+    five years" where three are held). A figure of a year not reported has a cell of its own, said
+    "not reported" there, so it is not counted here.
+
+    Why: the years held alone, shown as the whole answer, read as the span asked; the question asked
+    for every year, so the answer says which ones it could not give."""
+    if plan.period or not cells:
+        return {}
+    out: dict[str, list[int]] = {}
+    for ticker in dict.fromkeys(c["ticker"] for c in cells):
+        shown = {int(c["fiscal_year"]) for c in cells if c["ticker"] == ticker and c.get("fiscal_year")}
+        if not shown:
+            continue
+        if (plan.company_years or {}).get(ticker):
+            asked = set(plan.company_years[ticker])
+        elif plan.fiscal_years and not plan.latest:
+            asked = set(plan.fiscal_years)
+        elif len(plan.year_offsets) > 1:  # "over the last five years": back from the latest year shown
+            asked = {max(shown) - max(plan.year_offsets) + o for o in plan.year_offsets}
+        else:
+            continue
+        missing = sorted(y for y in asked - shown if y < max(shown))
+        if missing:
+            out[ticker] = missing
+    return out

@@ -32,7 +32,7 @@ from agent.planning.word_tickers import drop_word_tickers
 from agent.planning.corrections import (LAYOUT, cover_page, corrected, NEGATED, SPELLED_AMPERSAND, WHOLE_FIGURE,
                                         ampersand, without_judgement)
 from agent.planning.convention_replies import convention_reply
-from agent.planning.defined_formulas import (INSTRUCTED, computed_when_asked, summed_over_years, summed_span, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
+from agent.planning.defined_formulas import (INSTRUCTED, dash_defined, computed_when_asked, summed_over_years, summed_span, eps_kind, to_parent, with_defined_parts, as_balance_average, as_said, averaged_balance,
                                              averaged_over_years, averaged_span,
                                              balance_convention, given_name, margin_of_defined, name_aside,
                                              names_more_formulas,
@@ -103,7 +103,7 @@ from agent.planning.word_accounting import (
     unaccounted_words,
 )
 from agent.planning.words import statement_place
-from agent.planning.years import FEW_YEARS, YEAR_WORDS, parse_years
+from agent.planning.years import FEW_YEARS, YEAR_WORDS, parse_years, year_end_dropped
 from agent.retrieval.concepts import METRICS, find_phrases, normalize
 from agent.retrieval.finance import FORMULA_PHRASES, FORMULAS, GROWTH_BASES, MEASURE_PHRASES, change_key, growth_key
 
@@ -445,7 +445,8 @@ def _plan_written(text: str, *, previous: Plan | None = None, directory: Company
     """Plan one message. Operators said in words ("the ratio of R&D to revenue", "take X and divide
     it by Y") are read as the formula they say when that yields one; otherwise the words as written. A printed
     row name's spaced hyphen is kept from being read as a minus (agent.planning.printed_dashes)."""
-    text = dashes_kept(text or "", directory.dashed)
+    # "year-end FY2024": FY2024; "... ratio for 2023 - A divided by B": the dash sets the formula off, as a colon
+    text = dashes_kept(dash_defined(year_end_dropped(text or "")), directory.dashed)
     unread = unread_restatement(text or "", directory.line_names)
     if unread is not None:  # "total debt over equity... use <a formula we cannot read>": never the name's reading
         as_written = _plan_rules(text, previous=previous, directory=directory)

@@ -404,9 +404,13 @@ def _days_of(m: re.Match) -> str:
 # "how much did Apple return to shareholders in fiscal 2024 through dividends + repurchases?": the amounts named after
 # "through" are the figure asked (their sum), the words before them its description; never read as a line item
 _RETURNED_THROUGH = re.compile(
+    # "how much total cash was returned ...": the amount named before the verb is the sum itself, no line of its own
+    r"(?:\b(?:the\s+)?(?:total\s+)?(?:cash|amount|capital|money)\s+(?:was|were|has\s+been|have\s+been)\s+)?"
     r"\b(?:return(?:ed|ing|s)?|distribut(?:e|ed|es|ing)|pa(?:y|id|ys)\s+out|g[ai]ve\s+back|send|sent)\s+"
     r"(?:in\s+(?:total|all)\s+)?to\s+(?:its\s+|their\s+|the\s+)?(?:share|stock)holders"
-    r"(?P<mid>(?:\s+(?:in|during|for)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?'?\d{2,4})?)\s+"
+    # the company and year said between ("returned to shareholders by TXN in FY2023 through ..."): kept after the sum
+    r"(?P<mid>(?:\s+by\s+[\w&.'\u2019-]+(?:\s+[\w&.'\u2019-]+){0,2}?(?=\s+(?:in|during|for|through|via)\b))?"
+    r"(?:\s+(?:in|during|for)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?'?\d{2,4})?)\s+"
     r"(?:through|via|by\s+way\s+of|in\s+the\s+form\s+of|by|as|with|from)\s+(?:the\s+|its\s+|their\s+)?"
     r"(?P<expr>[^?;,.]+?)(?=\s+(?:in|for|during|over|in\s+fiscal)\b|\s*[?;,.]|\s*$)", re.I)
 
@@ -414,7 +418,8 @@ _RETURNED_THROUGH = re.compile(
 def _returned_through(m: re.Match) -> str:
     expr = m.group("expr").strip()
     joined = not re.search(r"[+]|\bplus\b", expr, re.I)
-    return f"{expr}{' combined' if joined else ''}{m.group('mid')}"
+    return f"{expr}{' combined' if joined else ''}{m.group('mid')}" if not m.group("mid").strip().startswith("by ") \
+        else f"{m.group('mid').strip()[3:]} {expr}{' combined' if joined else ''}"  # "by TXN in FY2023": before the sum
 
 
 def spoken_operators(text: str, lines: frozenset = frozenset(), named=lambda words: False) -> str:

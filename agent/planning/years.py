@@ -344,3 +344,22 @@ def parse_years(text: str, *, growth: bool = False) -> Years:
     if out.as_of and not out.years and not out.offsets:
         out.years = [out.as_of]
     return out
+
+
+# "year-end" said beside the year it qualifies ("year-end FY2024 ratio of ...", "FY2024 year-end", "at year-end
+# 2024"): the date of the year's balances, which a balance is read at anyway; not a convention asked of a ratio
+# ("year-end balances", "(year-end AR)": agent.planning.conventions reads those)
+_YEAR_END_BESIDE = re.compile(
+    r"(?:\b(?:at|as\s+of)\s+(?:the\s+)?)?\b(?:fiscal[\s-]+)?year[\s-]?end(?:ed)?\s+(?:of\s+)?(?=(?:" + YEAR_WORDS.pattern + r")(?!\s+(?:net\s+)?balances?\b))"
+    r"|(?<=\d)\s+(?:fiscal[\s-]+)?year[\s-]?end\b(?!\s*(?:'s\s+)?(?:net\s+)?(?:balances?|figures?|amounts?|values?)\b)",
+    re.I)
+
+
+def year_end_dropped(text: str) -> str:
+    """The text without a "year-end" that only dates a year said beside it: "What is KO's year-end FY2024
+    ratio of total liabilities to total assets?" is the ratio at FY2024. Why: the word between the
+    company and the formula was read as a line's name ("year end"), and the ratio refused or split into
+    its operands, each answered alone."""
+    out = _YEAR_END_BESIDE.sub("", text or "")
+    out = re.sub(r"\s{2,}", " ", out)
+    return out if re.search(YEAR_WORDS.pattern, out, re.I) else text

@@ -689,13 +689,37 @@ def find_phrases(norm: str, table: dict[str, str]) -> list[tuple[int, int, str]]
             value = table.get(phrase) or folded.get(" ".join(folded_words[i : i + n]))
             if value is not None and i + n < len(words) and words[i + n] in _NOT_BEFORE.get(phrase, ()):
                 continue  # "net cash flow", "net cash used in ...": a cash-flow line's words, not this phrase
+            if value is not None and _longer_after_lead(words, folded_words, i, n, table, folded, max_len):
+                value = None  # "change in net income margin": the margin's change, never net income's with "margin"
+                break         # left over; the change words are read by the planner
             if value is not None:
                 spans.append((i, i + n, value))
                 i += n
                 break
         else:
             i += 1
+            continue
+        if value is None:
+            i += 1
     return spans
+
+
+# The words a change phrase leads with ("change in", "growth of", "yoy"): set before a metric's name, they may
+# stand before a longer name than the one the change phrase holds
+_CHANGE_LEADS = frozenset("change changes in growth of yoy y/y year over on".split())
+
+
+def _longer_after_lead(words, folded_words, i, n, table, folded, max_len) -> bool:
+    """Whether the phrase words[i:i+n] opens with change words only and a longer phrase starts after them and ends
+    past it ("change in net income margin": "net income margin" from the third word). The change words are then
+    left for the planner to read as the change asked, of the longer name."""
+    for j in range(i + 1, i + n):
+        if words[j - 1] not in _CHANGE_LEADS:
+            return False
+        for m in range(min(max_len, len(words) - j), i + n - j, -1):
+            if table.get(" ".join(words[j : j + m])) or folded.get(" ".join(folded_words[j : j + m])):
+                return True
+    return False
 
 
 def match_metrics(text: str) -> list[str]:

@@ -20,6 +20,8 @@ from agent.retrieval.told_items import told_items
 from agent.retrieval.line_items import company_line, line_optional, line_parts, printed_rows, same_printed_row
 from agent.retrieval.row_members import member_row
 from agent.planning.prose_route import DEPENDENCE, EVENT, NAMED_SECTION, SAID_OF, asks_rationale, expects_ahead
+from agent.planning.changes import line_changes
+from agent.planning.plan import Plan
 from agent.planning.plan_years import unheld_filing_years
 from agent.planning.topics import STOPWORDS
 from agent.planning.years import CALENDAR_YEAR, MAX_YEAR, MIN_YEAR
@@ -192,6 +194,27 @@ def _probe_lines(conn, deps, plan: dict, said: bool = False) -> dict | None:
                                                         else "numeric")
     return {**plan, "intent": intent, "metrics": list(keys), "items": [], "probe": [], "probe_standard": False,
             "period": plan.get("period") or plan.get("probe_period"), "probe_period": None}
+
+
+def _line_change(conn, deps, plan: dict, question: str) -> dict | None:
+    """A plan asking one printed line's growth or change ("how much did Meta's total costs and expenses
+    increase?", "net PP&E growth"), as the formula over the line and its prior year
+    (agent.planning.changes.line_changes); only when every company asked prints the line. Else None: a line no
+    company prints is refused as the unknown figure it is, never as a formula lacking its inputs."""
+    keys = [k for k in plan.get("metrics") or [] if k.startswith("line:")]
+    if len(keys) != 1 or len(plan["metrics"]) != 1 or plan.get("intent") not in NUMERIC_INTENTS:
+        return None
+    changed = line_changes(Plan.model_validate(plan), question).model_dump(mode="json")
+    if changed["metrics"] == plan["metrics"]:
+        return None
+    for ticker in plan.get("tickers") or []:
+        company = _memo(deps, ("company", ticker), lambda: _company(conn, ticker))
+        if company is None:
+            return None
+        match, candidates = company_line(conn, deps.memo, company["cik"], keys[0])
+        if match is None and not same_printed_row(candidates):
+            return None
+    return changed
 
 
 def _year_end_balance(conn, deps, plan: dict, cik: int, wanted: list[int]) -> dict | None:
@@ -452,6 +475,8 @@ def fetch(state, deps, config) -> dict:
         if not plan.get("tickers"):
             return {"refusal": {"reason": "no_company", "detail": None}}
         switched = _probe_lines(conn, deps, plan, said=bool(SAID_OF.search(state["question"])))
+        changed = _line_change(conn, deps, switched or plan, state["question"])
+        switched = changed or switched
         plan = switched or plan
         numeric = plan["intent"] in NUMERIC_INTENTS
         collapsed: set[str] = set()  # companies whose two years' change is read in the later filing alone

@@ -618,6 +618,12 @@ def _figures(conn, memo, company: dict, key: str, period: dict, b: Builder, phra
             when = _what(target)  # "in the third quarter of fiscal 2023", "at the end of June 2023"
             raise NotReported(f"{label.lower()} " + (when.removeprefix("the balance ") if target[0] == "instant" else f"in {when}"))
         raise NotHeld(_what(target))
+    if growth and formula:
+        # "gross margin for the quarter, compared with the prior-year quarter": a ratio has no growth rate of its
+        # own to state; both periods' ratios, each computed from its own cited facts, answer the comparison
+        prior = value_of(_base(target, growth))
+        if prior is not None:
+            return [cell(fig, _what(target)), cell(prior, _what(_base(target, growth)))]
     if growth and not formula:
         prior_target = _base(target, growth)
         prior = value_of(prior_target)

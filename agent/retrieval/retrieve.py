@@ -14,7 +14,7 @@ from datetime import date
 from decimal import Decimal
 from itertools import combinations, zip_longest
 
-from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, normalize
+from agent.retrieval.concepts import METRICS, PHRASES, find_phrases, fold_plural, normalize
 from agent.composing.draft import Evidence
 from agent.retrieval.finance import (DEBT_PARTS, DEBT_WITH_CURRENT, FORMULAS, NEGATIVE_BASE, FormulaError, Operand, calculate, display_value,
                                      fallback_chain, growth_key, negative_base_change, negative_denominator,
@@ -192,8 +192,15 @@ class _Facts:
         """A formula input none of the table's concepts holds, read from the row the company prints
         under the metric's name ("Inventories" tagged with a concept of the company's own), exact or
         near-exact label matches only (agent.retrieval.line_items)."""
-        said = normalize(METRICS[metric_key].label)
-        match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
+        names = _printed_names(METRICS[metric_key])
+        match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(names[0]))
+        for said in names[1:] if match is None else []:
+            # a synonym is taken only as the row's whole name: near-exact reading of "cost of revenue" finds
+            # "Revenues", another figure
+            found, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
+            if found is not None and _named_whole(found.label, said):
+                match = found
+                break
         if match is None:
             return None
         if METRICS[metric_key].period == "instant" and match.statement != "balance":
@@ -209,6 +216,23 @@ class _Facts:
                                         unit=METRICS[metric_key].unit)
         period_ok = fact is not None and (fact.period_start is None) == (METRICS[metric_key].period == "instant")
         return fact if period_ok else None
+
+
+def _printed_names(metric) -> list[str]:
+    """The names a formula input's printed row may carry: the table's label, then its longer synonyms
+    ("Income before provision for income taxes", which McDonald's prints and tags with a concept of its
+    own). Why only synonyms of three words or more: a short one ("sales", "pretax income") is a word an
+    unrelated row's label may hold as well; a long one names the line itself."""
+    names = [normalize(metric.label)]
+    names += [s for s in metric.synonyms if len(s.split()) >= 3 and s not in names]
+    return names
+
+
+def _named_whole(label: str, said: str) -> bool:
+    """Whether a printed row's label is the phrase itself, a plural, case, punctuation or note mark apart."""
+    def words(text: str) -> list[str]:
+        return [fold_plural(w) for w in normalize(without_note_refs(text)).split()]
+    return words(label) == words(said)
 
 
 def _tagged_form(formula_key: str) -> str | None:
@@ -238,6 +262,13 @@ def _compute(facts: _Facts, formula_key: str, fy: int) -> tuple[Evidence, dict] 
     if any(e is None for e in inputs) or _read_twice(
             (i.metric, None if e is None else (e.id, i.offset)) for e, i in zip(inputs, formula.inputs)):
         return _compute(facts, formula.fallback, fy) if formula.fallback else None
+    return _computed_from(facts, formula_key, fy, inputs)
+
+
+def _computed_from(facts: _Facts, formula_key: str, fy: int, inputs: list[Evidence]) -> tuple[Evidence, dict] | None:
+    """A formula's result over the given facts (one per input, in the formula's order), as evidence and its
+    calculation; None when the formula does not hold over them."""
+    formula = FORMULAS[formula_key]
     years = [fy + i.offset for i in formula.inputs]
     operands = [Operand(Decimal(e.value), e.unit, y) for e, y in zip(inputs, years, strict=True)]
     try:
@@ -1412,11 +1443,22 @@ def _add_change(facts: _Facts, key: str, fy: int, cell: dict, evidence: dict, ca
     is not printed: the table cell shows the two footnotes, and the row above shows the prior value."""
     if key not in METRICS or growth_key(key) not in FORMULAS or facts.get(key, fy - 1) is None:
         return
-    computed = _compute(facts, growth_key(key), fy)
+    if key in WIDEST:
+        # the figures the table shows are the widest reading asked ("Depreciation and amortization" as the cash-flow
+        # statement's total): the change is of those two figures, never of the formula inputs' narrower line
+        shown = [facts.get(key, fy, asked=True), facts.get(key, fy - 1, asked=True)]
+        if any(e is None for e in shown) or shown[0].id != cell.get("evidence_id"):
+            return
+        computed = _computed_from(facts, growth_key(key), fy, shown)
+    else:
+        computed = _compute(facts, growth_key(key), fy)
     if computed is None or negative_base_change(growth_key(key), computed[1]["operands"]):
         return  # no rate over a negative base: the table's two rows show the change
     ev, calc = computed
-    evidence[facts.get(key, fy - 1).id] = facts.get(key, fy - 1)
+    for operand in calc["operands"]:  # every fact the change reads is cited with it
+        found = next((e for e in facts.found.values() if e is not None and e.id == operand["evidence_id"]), None)
+        if found is not None:
+            evidence[found.id] = found
     evidence[ev.id] = ev
     calculations.append({**calc, "trace": False})
     shown = calc["display"]
