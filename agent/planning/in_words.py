@@ -12,7 +12,7 @@ import re
 from agent.planning.companies import CompanyDirectory
 from agent.planning.counts import counted
 from agent.planning.company_mentions import strip_for_query
-from agent.planning.followups import joined_topic, names_own_thing, own_subject, points_back, thread_topic
+from agent.planning.followups import joined_topic, own_subject, points_back, thread_topic
 from agent.planning.movers import not_a_line
 from agent.planning.plan import MAX_CHARS, Plan
 from agent.planning.prose_route import (ASKS_RISK, CAUSE, DEPENDENCE, EVENT, EXPECTATION, STATEMENT, asks_in_words,
@@ -273,14 +273,10 @@ def as_prose(plan: Plan, text: str, low: str, directory: CompanyDirectory, previ
     if previous is not None and previous.route == "domain" and set(plan.tickers) <= set(previous.tickers) \
             and (points_back(low) or _BARE_EFFECT.search(low)):
         # "how did it hit sales?" after the powder metal matter (a prose answer, or the figure a line of that
-        # name gave): the thread's subject, as it touched the figure
+        # name gave): the thread's subject, as it touched the figure. Never searched without the subject: the
+        # answer is a sentence tying the subject to what it touched, and "sales" alone finds every sales sentence
         subject = thread_topic(previous)
-        alone = query.strip(" ?.!")
-        query, prose.topic, prose.subject = f"{alone} {subject}", joined_topic(prose.topic, subject), subject
-        if names_own_thing([w for w in own_subject(alone) if w not in subject.split()]):
-            # the reply's own words weigh above the thread's subject: searched alone as well as beside it, so the
-            # sentences that only say the subject do not outrank the one that answers what is asked of it
-            prose.sub_queries = [expand_query(alone), expand_query(query)]
+        query, prose.topic, prose.subject = f"{query.strip(' ?.!')} {subject}", joined_topic(prose.topic, subject), subject
     prose.query = expand_query(query)
     prose.subject = prose.subject or prose.topic
     prose.probe = [k for k in plan.metrics if k.startswith("line:")]

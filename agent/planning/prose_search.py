@@ -116,7 +116,9 @@ def prose_search(plan: Plan, r: Reading, prev: Plan | None, followup: bool, inhe
             named = about is not None and not points_back(about) and bool(own)
             # "does it say anything about tariffs?": tariffs, in the thread's filing; the thread's topic
             # beside it would outweigh the thing asked for, and the answer quote the topic again
-            if own and not named and not why_of_figure and names_own_thing(own.split()) \
+            # never for what the subject did to something ("how did it affect deliveries?"): the answer ties the
+            # two, and the thing's words alone find every sentence about it
+            if own and not named and not why_of_figure and names_own_thing(own.split()) and not asks_effect(r.low) \
                     and not asks_funding(r.low, f"{prev.topic} {prev.query}"):
                 asked_alone = query_source.strip(" ?.!")  # the reply's own words, searched beside the subject too
             query_source = query_source.strip(" ?.!") if named else f"{query_source.strip(' ?.!')} {topic}"
