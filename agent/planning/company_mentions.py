@@ -306,12 +306,20 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     words = re.findall(r"[a-z]+", word)
     if 2 <= len(words) <= 4 and re.fullmatch(r"[a-z]+(?:\s*[&-]?\s*[a-z]+)+", word):
         # "pratt & whitney", "frito-lay", "oscar mayer": a brand of several words typed in lowercase, each word
-        # capitalised where the message writes it, its own "&" or "-" kept ("Pratt & Whitney", "Frito-Lay")
-        found = re.search(r"(?<![\w'\u2019$-])" + r"[\s&-]+".join(map(re.escape, words)) + r"(?![\w-])", text)
-        if found is None:
-            return []
-        name = re.sub(r"[a-z]+", lambda m: m.group(0).capitalize(), found.group(0))
-        return [(text[: found.start()] + name + text[found.end():], name)]
+        # capitalised where the message writes it, its own "&" or "-" kept ("Pratt & Whitney", "Frito-Lay"),
+        # a possessive's "'s" too ("hill's pet nutrition"). The refusal's words may run on past the name into
+        # what is asked of it ("frito lay performance", "peacock subscribers"): the name is the longest run of
+        # them, from the first, that reads as the company (`names_the_company` judges each)
+        out = []
+        for n in range(len(words), 0, -1):
+            if n == 1 and (len(words[0]) < 4 or words[0] in STOPWORDS):
+                break
+            found = re.search(r"(?<![\w'\u2019$-])" + r"(?:['\u2019]s)?[\s&-]+".join(map(re.escape, words[:n]))
+                              + r"(?![\w-])", text)
+            if found is not None:
+                name = re.sub(r"(?<!['\u2019])\b[a-z]+", lambda m: m.group(0).capitalize(), found.group(0))
+                out.append((text[: found.start()] + name + text[found.end():], name))
+        return out
     if not re.fullmatch(r"[a-z][a-z&-]{2,}", word):
         return []
     found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?![\w-])(?!['\u2019](?!s\b))", text)

@@ -66,7 +66,7 @@ from agent.planning.spoken_formulas import spoken_operators, to_defined, unread_
 from agent.planning.annual_only import annual_not_held
 from agent.planning.effects import cause_named
 from agent.planning.in_words import prose_instead, said_in_words
-from agent.planning.no_amount import no_amount_asked, outlook_of
+from agent.planning.no_amount import no_amount_asked, outlook_of, refused_thing
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import absolute_words, counted_shares, growth_words, implied_measures
 from agent.planning.members import member_asks
@@ -212,6 +212,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     must find its cause named (agent.planning.effects)."""
     plan = _plan_message(text, previous=previous, directory=directory)
     plan = no_amount_asked(plan, text or "", directory, previous)  # "when will Comcast pay the taxes on its Hulu sale?"
+    plan = refused_thing(plan, text or "", directory)  # "what inventory valuation method does Home Depot use?"
     plan = outlook_of(plan, text or "", directory)  # "pep pension expense outlook for 2024": a sentence of expecting it
     plan = prose_reply(plan, text, previous, directory) or plan  # "was it material to earnings?" in a prose thread
     plan = annual_not_held(plan, text, directory) or cause_named(plan, text)
