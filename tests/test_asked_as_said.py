@@ -1,0 +1,78 @@
+"""A question is read as it is asked: the thing a company uses is no amount, a divestiture said in plain words is
+an event, a word the filing writes in another number or as a verb is the same word, and a brand typed in
+lowercase is found inside the words a refusal named."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.company_mentions import names_as_written
+from agent.planning.in_words import names_all
+from agent.planning.no_amount import asks_no_amount, deed_verbs
+from agent.planning.prose_route import EVENT, order_items
+from tests.test_plan_rules import directory, plan  # noqa: F401  (fixture)
+
+
+def test_a_plural_names_its_singular_however_short():
+    # "taxes" keeps its plural under a five-letter stem; the filing's "income tax payments" says it
+    sentence = "Income tax payments related to the sale of our investment in Hulu will primarily be made in 2024."
+    assert names_all(sentence, ["pay", "taxes", "hulu"])
+    assert names_all("We charge fees to members.", ["fee"])
+    assert names_all("Our fee income rose.", ["fees"])
+    assert not names_all(sentence, ["fees", "hulu"])
+
+
+def test_a_noun_in_ation_is_named_by_its_verb():
+    said = "We value the majority of our inventory under the retail inventory method."
+    assert names_all(said, ["inventory", "valuation", "method"])
+    assert not names_all("Valuable assets were sold.", ["valuation"])  # another word sharing its letters
+    assert not names_all("We value our brands.", ["inventory", "valuation"])
+
+
+def test_the_thing_a_company_uses_is_no_amount():
+    assert asks_no_amount("what inventory valuation method does company use?")
+    assert asks_no_amount("which accounting standard did company adopt in 2024")
+    assert deed_verbs("what inventory valuation method does company use?") == {"use"}
+    # a figure's word, or an amount's noun, before the verb: an amount, whatever the verb
+    assert not asks_no_amount("what dividends did company declare in 2023")
+    assert not asks_no_amount("what amount did company repurchase")
+    assert not asks_no_amount("what discount rate does company use")
+    assert not asks_no_amount("what revenue did company report")
+
+
+@pytest.mark.parametrize("text, event", [
+    ("what did lowe's say about selling its canadian retail business", True),
+    ("what happened with the seiyu sale at walmart", True),
+    ("the sale of its hulu interest", True),
+    ("it sold the business to a buyer", True),
+    ("how did sales of its iphone do", False),
+    ("point of sale systems", False),
+    ("what were net sales in 2023", False),
+])
+def test_a_divestiture_in_plain_words_is_an_event(text, event):
+    assert bool(EVENT.search(text)) is event
+
+
+def test_an_event_in_plain_words_is_searched_where_events_are_told():
+    # MD&A, the notes and the risk factors, before the business description a topic word pointed to
+    assert order_items("what did lowe's say about selling its canadian retail business", ["1"])[:3] == ["7", "8", "1A"]
+
+
+def test_a_brand_is_found_inside_the_words_a_refusal_named():
+    written = [name for _, name in names_as_written("frito lay performance 2023", "frito lay performance")]
+    assert written[:2] == ["Frito Lay Performance", "Frito Lay"]
+    assert [name for _, name in names_as_written("frito-lay performance 2023", "frito lay performance")][1] == "Frito-Lay"
+    # a possessive inside the name is kept as typed
+    found = names_as_written("hill's pet nutrition sales growth", "hill pet nutrition")
+    assert found[0] == ("Hill's Pet Nutrition sales growth", "Hill's Pet Nutrition")
+    # a single short or small word is never tried as a name
+    assert all(name != "The" for _, name in names_as_written("the acme revenue", "the acme"))
+
+
+def test_a_method_asked_is_searched_in_prose(directory):  # noqa: F811
+    p = plan(directory, "What inventory valuation method does Walmart use?")
+    assert p.route == "domain" and p.intent == "qualitative" and p.tickers == ["WMT"], p
+    assert not p.probe
+    # a passage must name the thing asked, never the verb it is asked with; nothing found is no_grounding
+    assert p.unless_named["reason"] == "no_grounding" and "use" not in p.unless_named["words"], p.unless_named
+    assert {"inventory", "valuation", "method"} <= set(p.unless_named["words"])
