@@ -76,3 +76,20 @@ def test_a_method_asked_is_searched_in_prose(directory):  # noqa: F811
     # a passage must name the thing asked, never the verb it is asked with; nothing found is no_grounding
     assert p.unless_named["reason"] == "no_grounding" and "use" not in p.unless_named["words"], p.unless_named
     assert {"inventory", "valuation", "method"} <= set(p.unless_named["words"])
+
+
+def test_a_search_that_found_nothing_says_where_and_for_what():
+    from agent.planning.plan import Plan
+    from agent.refusals import refuse
+
+    plan = Plan(route="domain", intent="qualitative", tickers=["CMCSA"],
+                unless_named={"reason": "no_grounding", "detail": None, "words": ["taxes", "hulu", "737-9"]})
+    state = {"plan": plan.model_dump(mode="json"), "refusal": {"reason": "no_grounding", "detail": None},
+             "resolved": [{"ticker": "CMCSA", "name": "Comcast", "fiscal_years": [2023],
+                           "filings": {"2023": {"form": "10-K"}}}],
+             "located": {"items": ["7", "8", "1A"]}}
+    answer = refuse(state, None, None)["answer"]
+    assert answer["refusal_reason"] == "no_grounding"
+    assert "Comcast's fiscal 2023 10-K (Items 7, 8 and 1A)" in answer["text"], answer["text"]
+    assert "\u201ctaxes\u201d and \u201chulu\u201d" in answer["text"]
+    assert "737" not in answer["text"]  # a refusal never carries a figure, even one the user typed
