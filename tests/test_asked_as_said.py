@@ -106,3 +106,46 @@ def test_a_search_that_found_nothing_says_where_and_for_what():
     assert "Comcast's fiscal 2023 10-K (Items 7, 8 and 1A)" in answer["text"], answer["text"]
     assert "\u201ctaxes\u201d and \u201chulu\u201d" in answer["text"]
     assert "737" not in answer["text"]  # a refusal never carries a figure, even one the user typed
+
+
+def test_a_name_is_capitalised_inside_sentences_an_everyday_word_only_where_one_begins():
+    from agent.planning.brands import capitalised_share
+
+    named = [(1, f"We sold Chevrolet and GMC trucks in year {i}. Chevrolet dealers grew.") for i in range(8)]
+    assert capitalised_share("chevrolet", named) == 1.0
+    everyday = [(2, f"Restaurant margins rose. Each restaurant in market {i} opened; a restaurant closed.")
+                for i in range(10)]
+    assert capitalised_share("restaurant", everyday) == 0.0
+    assert capitalised_share("chevrolet", named[:2]) == 0.0  # too few to tell
+
+
+def _lent(counts: dict, shares: dict):
+    def lookup(phrase: str):
+        return counts.get(phrase.lower(), [])
+    lookup.proper = lambda phrase: shares.get(phrase.lower(), 0.0)
+    return lookup
+
+
+def test_a_lowercase_word_the_filings_write_as_a_name_is_written_so():
+    from agent.planning.brands import brands_from
+    from agent.planning.company_mentions import proper_as_written
+
+    with brands_from(_lent({}, {"harbor": 0.95, "pratt & whitney": 0.99, "restaurant": 0.1})):
+        assert proper_as_written("how is harbor doing") == [("how is Harbor doing", "Harbor")]
+        assert proper_as_written("pratt & whitney gtf engine problem")[0][1] == "Pratt & Whitney"
+        assert proper_as_written("what's a good restaurant in nyc") == []
+    assert proper_as_written("how is harbor doing") == []  # no lookup lent: nothing is a name
+
+
+def test_a_brand_typed_in_lowercase_is_read_before_a_likeness_refusal(directory, embedder):  # noqa: F811
+    from agent.planning.brands import brands_from
+    from agent.planning.exemplars import meaning_from
+
+    lent = _lent({"harbor": [(104169, 40)]}, {"harbor": 0.95})  # Walmart's filings write it, always capitalised
+    with meaning_from(embedder), brands_from(lent):
+        p = plan(directory, "how is harbor doing")
+        assert p.route == "domain" and p.tickers == ["WMT"], p
+        # an everyday word the filings capitalise only where a sentence begins stays what it was
+        plain = _lent({"restaurant": [(104169, 40)]}, {"restaurant": 0.05})
+    with meaning_from(embedder), brands_from(plain):
+        assert plan(directory, "what's a good restaurant in nyc").route == "refusal"

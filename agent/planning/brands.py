@@ -113,7 +113,55 @@ def corpus_lookup(db) -> Lookup:
 
     written: dict[tuple[str, frozenset[int]], int] = {}
     lookup.writes = writes  # type: ignore[attr-defined]
+    shares: dict[str, float] = {}
+
+    def proper(phrase: str) -> float:
+        key = phrase.lower()
+        with lock:
+            if key in shares:
+                return shares[key]
+        with db.connection() as conn:
+            share = capitalised_share(phrase, chunks_naming(conn, phrase))
+        with lock:
+            if len(shares) > 4096:
+                shares.clear()
+            shares[key] = share
+        return share
+
+    lookup.proper = proper  # type: ignore[attr-defined]
     return lookup
+
+
+PROPER_SHARE = 0.8  # of a word's occurrences in the filings, written with its capital inside a sentence: a name
+PROPER_LEAST = 8  # and at least this many such occurrences
+
+
+def capitalised_share(phrase: str, chunks: list[tuple[int, str]]) -> float:
+    """The share of `phrase`'s occurrences in `chunks` written with a capital where no sentence begins ("sold
+    Chevrolet and GMC vehicles"), 0.0 with fewer than PROPER_LEAST of them. Why: a name is capitalised wherever it
+    stands; an everyday word ("Restaurant", "Streaming") only where a sentence or a heading begins, however often
+    one company's filings write it so."""
+    words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9]+", phrase)]
+    if not words:
+        return 0.0
+    pattern = re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{1,3}".join(words) + r"(?![a-z0-9])", re.I)
+    inside = capital = 0
+    for _, text in chunks:
+        for m in pattern.finditer(text):
+            before = text[max(0, m.start() - 3): m.start()].rstrip()
+            if not before or before[-1] in ".!?:;\u2022\n\"\u201c(":
+                continue  # where a sentence, a quotation or a list item begins: a capital tells nothing
+            inside += 1
+            capital += m.group(0)[0].isupper()
+    return capital / inside if capital >= PROPER_LEAST else 0.0
+
+
+def proper_name(phrase: str) -> bool:
+    """The filings write `phrase` as a name (capitalised inside sentences: `capitalised_share`), when the
+    planning node lent a lookup. False otherwise."""
+    lookup = _LOOKUP.get()
+    proper = getattr(lookup, "proper", None)
+    return proper is not None and proper(phrase) >= PROPER_SHARE
 
 
 def named_counts(phrase: str, chunks: list[tuple[int, str]]) -> list[tuple[int, int]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.brands import best_known, everyday, name_goes_on, named_by, uncovered_registrant
+from agent.planning.brands import best_known, everyday, name_goes_on, named_by, proper_name, uncovered_registrant
 from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
 from agent.planning.company_words import ACRONYMS, NAME_QUALIFIERS, NON_REGISTRANTS, english_words
 from agent.planning.lowercase_names import company_word, lowercase_listed, registrant_ciks
@@ -331,6 +331,39 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     if word.endswith("s") and len(word) >= 5:
         names.append(word[:-1].capitalize() + "'s")  # a possessive typed without its apostrophe
     return [(text[: found.start()] + name + text[found.end():], name) for name in names]
+
+
+# a word typed in lowercase, or two joined by "&" or "-" ("pratt & whitney", "frito-lay")
+_LOWER_NAME = re.compile(r"(?<![\w'\u2019$&.-])([a-z][a-z]{2,}(?:\s*[&-]\s*[a-z][a-z]{2,})?)(?![\w-])")
+PROPER_LOOKUPS = 4  # lowercase words looked up as names, per message
+
+
+def proper_as_written(text: str) -> list[tuple[str, str]]:
+    """The message with a lowercase word written as the name the filings write it as ("how is chevrolet doing" as
+    "how is Chevrolet doing"), one candidate per such word: a word the covered companies' filings capitalise inside
+    their sentences nearly always (brands.proper_name) is a name, though a dictionary holds it. Why: typed in
+    lowercase, a brand that is also a word ("chevrolet", "pratt & whitney") named no company, and the message, its
+    subject unread, was judged by its likeness alone ("how is X doing" reads like a stock question) and refused.
+    Kept only when that reading names a covered company by that word (`names_the_company`)."""
+    out: list[tuple[str, str]] = []
+    looked = 0
+    for m in _LOWER_NAME.finditer(text):
+        word = m.group(1)
+        if re.sub(r"\s*[&-]\s*", " ", word) in STOPWORDS or word in STOPWORDS or normalize(word) in MEASURE_PHRASES \
+                or word in _NOT_NAMES:
+            continue
+        if looked >= PROPER_LOOKUPS:
+            break
+        looked += 1
+        name = re.sub(r"[a-z]+", lambda w: w.group(0).capitalize(), word)
+        if proper_name(name):
+            out.append((text[: m.start(1)] + name + text[m.end(1):], name))
+    return out
+
+
+# Words of a question, never a name, whatever the filings capitalise ("Item", "Note", a month)
+_NOT_NAMES = frozenset("item items note notes part form annual report reports filing filings january february march "
+                       "april june july august september october november december monday friday".split())
 
 
 _LOWER_OWNER = re.compile(r"(?<![\w'\u2019$&.-])([a-z][a-z&-]{2,})(?=['\u2019]s\b)")

@@ -25,7 +25,7 @@ from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import ACRONYMS, NON_REGISTRANTS, english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, class_ticker, guess_company_text,
                                              listed_company, non_registrant,
-                                             named_unknown_company, names_as_written, names_the_company, registrant_named,
+                                             named_unknown_company, names_as_written, names_the_company, proper_as_written, registrant_named,
                                              owned_units, owners_as_written, uncovered_mentions, unknown_owner, weak_mention,
                                              whole_name)
 from agent.planning.word_tickers import drop_word_tickers
@@ -303,6 +303,13 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
             again = _plan_spelled(written, previous=previous, directory=directory)
             if names_the_company(again, name, directory):
                 return again
+    if plan.refusal_reason == "out_of_scope" and plan.refusal_detail in _LIKENESS_REFUSALS and len(text or "") <= MAX_CHARS:
+        # refused by its likeness to off-topic or price questions, its subject unread: a brand typed in lowercase
+        # ("how is chevrolet doing", "pratt & whitney gtf engine problem"), written as the filings write it
+        for written, name in proper_as_written(text or ""):
+            again = _plan_spelled(written, previous=previous, directory=directory)
+            if names_the_company(again, name, directory):
+                return again
     lone = _LONE_TICKER.fullmatch(text or "")
     if lone and plan.route == "meta" and previous is not None and previous.metrics:
         # "pep?", "gd?" after a figure: that figure of the covered company the ticker is, never small talk
@@ -326,6 +333,10 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
         if again.route == "domain" and (again.tickers == [company.ticker] if alone else company.ticker in again.tickers):
             return again
     return plan
+
+
+# The refusals the exemplar judge gives a message by its likeness alone (agent.planning.route.REFUSAL_DETAIL)
+_LIKENESS_REFUSALS = frozenset({REFUSAL_DETAIL["offtopic"], REFUSAL_DETAIL["price"]})
 
 
 # The verbs a request opens with: never a company's name left over by the word accounting
