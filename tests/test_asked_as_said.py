@@ -149,3 +149,13 @@ def test_a_brand_typed_in_lowercase_is_read_before_a_likeness_refusal(directory,
         plain = _lent({"restaurant": [(104169, 40)]}, {"restaurant": 0.05})
     with meaning_from(embedder), brands_from(plain):
         assert plan(directory, "what's a good restaurant in nyc").route == "refusal"
+
+
+def test_a_first_word_the_filings_write_as_a_name_is_a_brand_candidate():
+    from agent.planning.brands import brands_from, candidates
+
+    with brands_from(_lent({}, {"peacock": 0.97, "restaurant": 0.04})):
+        assert [c[2] for c in candidates("Peacock subscribers")] == ["Peacock"]
+        assert candidates("Restaurant sales trends") == []  # a sentence's capital on an everyday word
+        assert candidates("Tell me about sales") == []
+    assert candidates("Peacock subscribers") == []  # no lookup lent: a sentence's first dictionary word

@@ -228,7 +228,8 @@ def candidates(text: str) -> list[tuple[int, int, str, bool]]:
         # operating profit") is the name's own first word, not the sentence's capital
         named_run = start == first and len(parts) >= 2 and not _ordinary(parts[0], False, words) \
             and not _ordinary(parts[1], False, words)
-        while parts and not named_run and _ordinary(parts[0], start == first, words):  # "What does", "How is", "Tell me"
+        while parts and not named_run and _ordinary(parts[0], start == first, words) \
+                and not (start == first and _first_word_named(parts[0], words)):  # "What does", "How is", "Tell me"
             start = text.index(parts[1], start + len(parts[0])) if len(parts) > 1 else m.end(1)
             parts.pop(0)
         while parts and _ordinary(parts[-1], False, words):
@@ -246,6 +247,13 @@ def candidates(text: str) -> list[tuple[int, int, str, bool]]:
             continue
         out.append((m.start(), m.end(), word, False))
     return sorted(out)[:MAX_LOOKUPS]
+
+
+def _first_word_named(word: str, words: frozenset[str]) -> bool:
+    """A message's first word, a dictionary word, that the filings write as a name wherever it stands
+    (`proper_name`: "Peacock subscribers", "Chevrolet sales"): a name, though a sentence's capital tells nothing.
+    Never a word of a question, a filing or a figure (`_ordinary` without the sentence's start)."""
+    return not _ordinary(word, False, words) and proper_name(_POSSESSIVE.sub("", word))
 
 
 def _plural_of(word: str, words: frozenset[str]) -> bool:

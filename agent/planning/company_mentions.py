@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.brands import best_known, everyday, name_goes_on, named_by, proper_name, uncovered_registrant
+from agent.planning.brands import (best_known, everyday, find_brands, name_goes_on, named_by, proper_name,
+                                   uncovered_registrant)
 from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
 from agent.planning.company_words import ACRONYMS, NAME_QUALIFIERS, NON_REGISTRANTS, english_words
 from agent.planning.lowercase_names import company_word, lowercase_listed, registrant_ciks
@@ -382,6 +383,12 @@ def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bo
     """Whether a message read again with `name` capitalised plans a question about the covered company
     that name is (by the directory, or as that company's brand), and about no other but the companies
     the message names beside it ("tesla vs Ford revenue": Tesla and Ford, compared)."""
+    if again.route == "refusal" and again.refusal_reason in _ABOUT_THE_COMPANY and len(again.tickers) == 1:
+        # "peacock subscribers": read as Peacock, the brand's maker's figure is refused for itself (no such figure),
+        # which tells the user more than that no company was read
+        base = re.sub(r"['\u2019]s$", "", name)
+        return any(m.kind == "company" and m.company is not None and m.company.ticker == again.tickers[0]
+                   and m.text.lower() == base.lower() for m in [*directory.find(name), *find_brands(base, directory)])
     if again.route != "domain" or not again.tickers:
         return False
     if name.startswith("$") and not again.metrics:
@@ -392,6 +399,10 @@ def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bo
     return any(m.kind == "company" and m.company is not None and m.company.ticker in again.tickers
                and m.text.lower() == base.lower() for m in directory.find(name))
 
+
+
+# Refusals of a question about a company read: what it asked is not held for it
+_ABOUT_THE_COMPANY = frozenset({"unknown_metric", "ambiguous_metric", "year_not_available"})
 
 
 _CLASS_TICKER = re.compile(r"([a-z]{1,5})[\s.\-/]([a-z])", re.I)
