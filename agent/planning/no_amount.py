@@ -70,8 +70,7 @@ def asks_no_amount(unnamed_low: str) -> bool:
         what = _WHAT_DONE.search(clause) or _thing_done(clause)
         # no verb of an amount anywhere after the subject: "what did Google Cloud earn" names its subject in two
         # words, and "earn" asks the amount
-        deed = what is not None and ("verb" not in what.re.groupindex  # kinds named, whatever the verb
-                                     or not _AMOUNT_VERBS.intersection(re.findall(r"[a-z]+", clause[what.start("verb"):])))
+        deed = what is not None and not _AMOUNT_VERBS.intersection(re.findall(r"[a-z]+", clause[what.start("verb"):]))
         if _NO_AMOUNT_OPENING.search(clause) or _ABOUT.search(clause) or deed:
             return True
     return False
@@ -99,8 +98,6 @@ def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous
     left = " ".join(w for k in unsaid for w in _leftover(k).split() if w not in _AUXILIARIES)
     names = {w for t in plan.tickers for w in (t.lower(), *_name_words(directory, t))}
     said = form_words(low) | {"company"} | deed_verbs(unnamed)  # "use" of "what method does it use": the form's
-    if any(_KINDS_OF.search(c) for c in _CLAUSE.split(unnamed.strip(" ?.!"))):
-        said |= _KIND_WORDS  # "type" of "what type of debt": the asking, not what a passage must name
     words = [w for w in named_words(left or phrase, names) if w not in said]
     topic = [w for w in words if not figure_word(w)]  # "seiyu" of "seiyu sale": what a passage must be about
     if not no_amount and not topic:
@@ -130,11 +127,8 @@ _AMOUNT_NOUNS = frozenset("amount amounts percentage percent proportion fraction
                           "much many number size".split())
 
 
-# "what type of debt does it carry", "what kinds of customers does it serve": kinds named, never an amount
-_KINDS_OF = re.compile(r"^\W*(?:(?:and|so|but|ok|okay)\W+)?(?:what|which)\s+(?:kinds?|types?|sorts?|forms?)\s+of\b")
 # "how does Netflix amortize content assets?", "how did they fund it?": how a thing is done, by a verb that is no
 # amount's nor how the company went ("how did it do / perform / grow")
-_KIND_WORDS = frozenset("kind kinds type types sort sorts form forms".split())
 _HOW_DONE = re.compile(r"^\W*(?:(?:and|so|but|ok|okay)\W+)?how\s+(?:does|do|did|will|would)\s+"
                        r"(?:the\s+)?(?:company|it|they|management|firm|business)\s+(?P<verb>[a-z]+)\b")
 _HOW_IT_WENT = frozenset("do did does doing perform fare compare stack rank look trend grow increase decrease change "
@@ -143,9 +137,9 @@ _HOW_IT_WENT = frozenset("do did does doing perform fare compare stack rank look
 
 def _thing_done(clause: str) -> re.Match | None:
     """`_WHAT_THING_DONE` in `clause`, when the thing asked is named by no figure's word ("method", "standard",
-    never "dividends" or "amount"); `_HOW_DONE` with a verb of no amount nor of how the company went."""
-    if _KINDS_OF.search(clause):
-        return _KINDS_OF.search(clause)
+    never "dividends" or "amount"); `_HOW_DONE` with a verb of no amount nor of how the company went. Kinds asked
+    ("what type of debt does it carry") are left to the planner: the floor a passage must pass for them ("debt")
+    let sentences through that name the thing and no kind of it."""
     how = _HOW_DONE.search(clause)
     if how is not None and how.group("verb") not in _AMOUNT_VERBS and how.group("verb") not in _HOW_IT_WENT:
         return how

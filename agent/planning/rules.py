@@ -308,7 +308,10 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
         # ("how is chevrolet doing", "pratt & whitney gtf engine problem"), written as the filings write it
         for written, name in proper_as_written(text or ""):
             again = _plan_spelled(written, previous=previous, directory=directory)
-            if names_the_company(again, name, directory):
+            # read as a brand, never as a company's own name or ticker, which the reading had set aside as a word
+            # on purpose ("how is the dow doing today" is the index, not Dow Inc.)
+            if again.brand and again.brand.get("word", "").lower() == name.lower() \
+                    and names_the_company(again, name, directory):
                 return again
     lone = _LONE_TICKER.fullmatch(text or "")
     if lone and plan.route == "meta" and previous is not None and previous.metrics:
