@@ -158,3 +158,23 @@ def test_a_first_word_the_filings_write_as_a_name_is_a_brand_candidate():
         assert candidates("Restaurant sales trends") == []  # a sentence's capital on an everyday word
         assert candidates("Tell me about sales") == []
     assert candidates("Peacock subscribers") == []  # no lookup lent: a sentence's first dictionary word
+
+
+def test_a_word_ticker_in_the_subject_slot_is_the_company_asked_about():
+    from agent.planning.companies import Company, CompanyMatch
+    from agent.planning.word_tickers import drop_word_tickers
+
+    meta = Company(cik=1326801, name="Meta Platforms, Inc.", tickers=("META",), covered=True)
+    google = Company(cik=1652044, name="Alphabet Inc.", tickers=("GOOGL",), covered=True)
+
+    def read(text: str) -> list[str]:
+        at, g = text.index("meta"), text.index("google") if "google" in text else text.index("home depot")
+        found = [CompanyMatch("company", "meta", at, at + 4, meta, via="ticker"),
+                 CompanyMatch("company", text[g:g + 6], g, g + 6, google, via="name")]
+        return [m.company.ticker for m in drop_word_tickers(text, found)]
+
+    # "does meta say": the subject between the auxiliary and its verb, whoever else is named as its topic
+    assert read("what does meta say about competition from google") == ["META", "GOOGL"]
+    # a word where it stands as one: after an article, or beside a company named clearly
+    assert read("any meta commentary from google?") == ["GOOGL"]
+    assert read("meta commentary from google in the 10-k") == ["GOOGL"]
