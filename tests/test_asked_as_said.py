@@ -178,3 +178,16 @@ def test_a_word_ticker_in_the_subject_slot_is_the_company_asked_about():
     # a word where it stands as one: after an article, or beside a company named clearly
     assert read("any meta commentary from google?") == ["GOOGL"]
     assert read("meta commentary from google in the 10-k") == ["GOOGL"]
+
+
+@pytest.mark.parametrize("text", ["can you help me with my taxes?", "how do i lower my tax bill", "pay off my credit card debt"])
+def test_the_users_own_money_is_out_of_scope_though_it_names_a_figures_word(directory, text):  # noqa: F811
+    p = plan(directory, text)
+    # never a figure whose company is missing (no_company): no company's filing speaks of the user's taxes
+    assert (p.route, p.refusal_reason) == ("refusal", "out_of_scope"), p
+
+
+def test_a_companys_own_taxes_and_debt_stay_its_figures(directory):  # noqa: F811
+    assert plan(directory, "what is walmart's effective tax rate in fiscal 2024").route == "domain"
+    assert plan(directory, "what does apple say about our debt").route != "refusal" or \
+        plan(directory, "what does apple say about our debt").refusal_reason != "out_of_scope"
