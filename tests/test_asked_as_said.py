@@ -191,3 +191,11 @@ def test_a_companys_own_taxes_and_debt_stay_its_figures(directory):  # noqa: F81
     assert plan(directory, "what is walmart's effective tax rate in fiscal 2024").route == "domain"
     assert plan(directory, "what does apple say about our debt").route != "refusal" or \
         plan(directory, "what does apple say about our debt").refusal_reason != "out_of_scope"
+
+
+def test_a_known_company_that_files_nothing_is_named_wherever_the_message_names_it():
+    from agent.planning.company_mentions import non_registrant
+
+    # the refusal named "employees"; the message names OpenAI, which files nothing with the SEC
+    assert non_registrant("employees", "how many employees does openai have") == "openai"
+    assert non_registrant("employees", "how many employees does the zorblax guild have") is None

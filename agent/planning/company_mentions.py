@@ -425,7 +425,13 @@ def non_registrant(detail: str, text: str) -> str | None:
     could not tell: such a company is known and not covered, which is what the user is told."""
     words = re.findall(r"[\w&.-]+", (detail or "").lower())
     if not words or not (" ".join(words) in NON_REGISTRANTS or words[0] in NON_REGISTRANTS):
-        return None
+        # the refusal named another word ("employees" of "how many employees does openai have"): the one such
+        # company the message names elsewhere, a word no dictionary holds, is the company meant
+        named = {w for w in re.findall(r"[\w&-]+", (text or "").lower())
+                 if w in NON_REGISTRANTS and len(w) >= 4 and w not in english_words()}
+        if len(named) != 1:
+            return None
+        words = [named.pop()]
     name = words[0] if words[0] in NON_REGISTRANTS else " ".join(words)
     found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text or "", re.I)
     return found.group(0) if found else detail
