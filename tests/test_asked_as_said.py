@@ -199,3 +199,12 @@ def test_a_known_company_that_files_nothing_is_named_wherever_the_message_names_
     # the refusal named "employees"; the message names OpenAI, which files nothing with the SEC
     assert non_registrant("employees", "how many employees does openai have") == "openai"
     assert non_registrant("employees", "how many employees does the zorblax guild have") is None
+
+
+def test_a_question_opening_puts_a_word_ticker_in_the_subjects_slot():
+    from agent.planning.rules import _ASKS_OF
+
+    assert _ASKS_OF.search("what does ")  # "what does gm financial do": GM, never good morning
+    assert _ASKS_OF.search("tell me about the ")
+    assert not _ASKS_OF.search("what's up ")  # "what's up gm": a greeting
+    assert not _ASKS_OF.search("")  # "gm everyone!"

@@ -338,6 +338,12 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
     return plan
 
 
+# A question's opening that asks about what comes right after it ("what does <gm financial> do", "tell me about
+# <ma>"): the subject's slot, never small talk ("what's up" greets)
+_ASKS_OF = re.compile(r"^\W*(?:what\s+(?:does|do|did|is|are|was|were)|what['\u2019]?s(?!\s+up\b)|who\s+(?:is|are)|"
+                      r"tell\s+me\s+(?:more\s+)?about|describe|explain|how\s+(?:does|do|did|is|are|has|have))\s+(?:the\s+)?$")
+
+
 # The refusals the exemplar judge gives a message by its likeness alone (agent.planning.route.REFUSAL_DETAIL)
 _LIKENESS_REFUSALS = frozenset({REFUSAL_DETAIL["offtopic"], REFUSAL_DETAIL["price"]})
 
@@ -789,7 +795,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     also_that = thread is not None and bool(ALSO.search(low)) and not greets_first(low)
     # "ko vs pep": two companies set against each other is a comparison asked, whatever small talk the tickers spell
     set_against = len([m for m in r.matches if m.kind == "company"]) >= 2 and re.search(r"\b(?:vs\.?|versus)\s", low)
-    if r.matches and not subject and not also_that and not set_against \
+    # "what does gm financial do", "tell me about ma": the word stands where a question puts what it asks about
+    asked_of = bool(r.matches) and _ASKS_OF.search(outside[: min(m.start for m in r.matches)].lower()) is not None
+    if r.matches and not subject and not also_that and not set_against and not (asked_of and not greets_first(low)) \
             and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year
