@@ -215,6 +215,21 @@ def scrub_figures(text: str) -> str:
     return scrubbed.replace("\x00", "10-K").replace(_NAMED, "")
 
 
+def searched_for(state, plan) -> str:
+    """What a prose search that found nothing looked through, and for which words when a passage had to name them
+    (`Plan.unless_named`): "searched Comcast's fiscal 2023 10-K (Items 7, 8 and 1A) for "taxes" and "hulu"". Why:
+    "I couldn't find support" alone leaves the user guessing whether the right filing was read at all. Only words
+    of letters are echoed: a refusal never carries a figure."""
+    from agent.composing.compose import searched
+
+    where = searched(state)
+    words = [w for w in ((plan.unless_named or {}).get("words") or []) if re.fullmatch(r"[a-z][a-z'&-]*", w)][:4]
+    if not words:
+        return where
+    said = ", ".join(f"\u201c{w}\u201d" for w in words[:-1])
+    return f"{where} for {said + ' and ' if said else ''}\u201c{words[-1]}\u201d"
+
+
 def refuse(state, deps, config) -> dict:
     """The refuse node: whichever node found the problem left {reason, detail, ...} in
     `refusal` (or the planner refused outright); this turns it into the Answer."""
@@ -228,6 +243,9 @@ def refuse(state, deps, config) -> dict:
         "candidates": (plan.candidates if plan else None) or [],
     }
     reason = refusal.get("reason") or "out_of_scope"
+    if reason == "no_grounding" and not refusal.get("detail") and state.get("resolved") and plan is not None \
+            and plan.intent == "qualitative":
+        refusal = {**refusal, "detail": searched_for(state, plan)}
     covered = []
     if reason == "no_company":
         from store.coverage import coverage

@@ -113,7 +113,55 @@ def corpus_lookup(db) -> Lookup:
 
     written: dict[tuple[str, frozenset[int]], int] = {}
     lookup.writes = writes  # type: ignore[attr-defined]
+    shares: dict[str, float] = {}
+
+    def proper(phrase: str) -> float:
+        key = phrase.lower()
+        with lock:
+            if key in shares:
+                return shares[key]
+        with db.connection() as conn:
+            share = capitalised_share(phrase, chunks_naming(conn, phrase))
+        with lock:
+            if len(shares) > 4096:
+                shares.clear()
+            shares[key] = share
+        return share
+
+    lookup.proper = proper  # type: ignore[attr-defined]
     return lookup
+
+
+PROPER_SHARE = 0.8  # of a word's occurrences in the filings, written with its capital inside a sentence: a name
+PROPER_LEAST = 8  # and at least this many such occurrences
+
+
+def capitalised_share(phrase: str, chunks: list[tuple[int, str]]) -> float:
+    """The share of `phrase`'s occurrences in `chunks` written with a capital where no sentence begins ("sold
+    Chevrolet and GMC vehicles"), 0.0 with fewer than PROPER_LEAST of them. Why: a name is capitalised wherever it
+    stands; an everyday word ("Restaurant", "Streaming") only where a sentence or a heading begins, however often
+    one company's filings write it so."""
+    words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9]+", phrase)]
+    if not words:
+        return 0.0
+    pattern = re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{1,3}".join(words) + r"(?![a-z0-9])", re.I)
+    inside = capital = 0
+    for _, text in chunks:
+        for m in pattern.finditer(text):
+            before = text[max(0, m.start() - 3): m.start()].rstrip()
+            if not before or before[-1] in ".!?:;\u2022\n\"\u201c(":
+                continue  # where a sentence, a quotation or a list item begins: a capital tells nothing
+            inside += 1
+            capital += m.group(0)[0].isupper()
+    return capital / inside if capital >= PROPER_LEAST else 0.0
+
+
+def proper_name(phrase: str) -> bool:
+    """The filings write `phrase` as a name (capitalised inside sentences: `capitalised_share`), when the
+    planning node lent a lookup. False otherwise."""
+    lookup = _LOOKUP.get()
+    proper = getattr(lookup, "proper", None)
+    return proper is not None and proper(phrase) >= PROPER_SHARE
 
 
 def named_counts(phrase: str, chunks: list[tuple[int, str]]) -> list[tuple[int, int]]:
@@ -180,7 +228,8 @@ def candidates(text: str) -> list[tuple[int, int, str, bool]]:
         # operating profit") is the name's own first word, not the sentence's capital
         named_run = start == first and len(parts) >= 2 and not _ordinary(parts[0], False, words) \
             and not _ordinary(parts[1], False, words)
-        while parts and not named_run and _ordinary(parts[0], start == first, words):  # "What does", "How is", "Tell me"
+        while parts and not named_run and _ordinary(parts[0], start == first, words) \
+                and not (start == first and _first_word_named(parts[0], words)):  # "What does", "How is", "Tell me"
             start = text.index(parts[1], start + len(parts[0])) if len(parts) > 1 else m.end(1)
             parts.pop(0)
         while parts and _ordinary(parts[-1], False, words):
@@ -198,6 +247,13 @@ def candidates(text: str) -> list[tuple[int, int, str, bool]]:
             continue
         out.append((m.start(), m.end(), word, False))
     return sorted(out)[:MAX_LOOKUPS]
+
+
+def _first_word_named(word: str, words: frozenset[str]) -> bool:
+    """A message's first word, a dictionary word, that the filings write as a name wherever it stands
+    (`proper_name`: "Peacock subscribers", "Chevrolet sales"): a name, though a sentence's capital tells nothing.
+    Never a word of a question, a filing or a figure (`_ordinary` without the sentence's start)."""
+    return not _ordinary(word, False, words) and proper_name(_POSSESSIVE.sub("", word))
 
 
 def _plural_of(word: str, words: frozenset[str]) -> bool:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.brands import best_known, everyday, name_goes_on, named_by, uncovered_registrant
+from agent.planning.brands import (best_known, everyday, find_brands, name_goes_on, named_by, proper_name,
+                                   uncovered_registrant)
 from agent.planning.companies import CompanyDirectory, CompanyMatch, named_beside, norm_name
 from agent.planning.company_words import ACRONYMS, NAME_QUALIFIERS, NON_REGISTRANTS, english_words
 from agent.planning.lowercase_names import company_word, lowercase_listed, registrant_ciks
@@ -306,12 +307,20 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     words = re.findall(r"[a-z]+", word)
     if 2 <= len(words) <= 4 and re.fullmatch(r"[a-z]+(?:\s*[&-]?\s*[a-z]+)+", word):
         # "pratt & whitney", "frito-lay", "oscar mayer": a brand of several words typed in lowercase, each word
-        # capitalised where the message writes it, its own "&" or "-" kept ("Pratt & Whitney", "Frito-Lay")
-        found = re.search(r"(?<![\w'\u2019$-])" + r"[\s&-]+".join(map(re.escape, words)) + r"(?![\w-])", text)
-        if found is None:
-            return []
-        name = re.sub(r"[a-z]+", lambda m: m.group(0).capitalize(), found.group(0))
-        return [(text[: found.start()] + name + text[found.end():], name)]
+        # capitalised where the message writes it, its own "&" or "-" kept ("Pratt & Whitney", "Frito-Lay"),
+        # a possessive's "'s" too ("hill's pet nutrition"). The refusal's words may run on past the name into
+        # what is asked of it ("frito lay performance", "peacock subscribers"): the name is the longest run of
+        # them, from the first, that reads as the company (`names_the_company` judges each)
+        out = []
+        for n in range(len(words), 0, -1):
+            if n == 1 and (len(words[0]) < 4 or words[0] in STOPWORDS):
+                break
+            found = re.search(r"(?<![\w'\u2019$-])" + r"(?:['\u2019]s)?[\s&-]+".join(map(re.escape, words[:n]))
+                              + r"(?![\w-])", text)
+            if found is not None:
+                name = re.sub(r"(?<!['\u2019])\b[a-z]+", lambda m: m.group(0).capitalize(), found.group(0))
+                out.append((text[: found.start()] + name + text[found.end():], name))
+        return out
     if not re.fullmatch(r"[a-z][a-z&-]{2,}", word):
         return []
     found = re.search(rf"(?<![\w'\u2019$-]){re.escape(word)}(?![\w-])(?!['\u2019](?!s\b))", text)
@@ -323,6 +332,39 @@ def names_as_written(text: str, detail: str | None) -> list[tuple[str, str]]:
     if word.endswith("s") and len(word) >= 5:
         names.append(word[:-1].capitalize() + "'s")  # a possessive typed without its apostrophe
     return [(text[: found.start()] + name + text[found.end():], name) for name in names]
+
+
+# a word typed in lowercase, or two joined by "&" or "-" ("pratt & whitney", "frito-lay")
+_LOWER_NAME = re.compile(r"(?<![\w'\u2019$&.-])([a-z][a-z]{2,}(?:\s*[&-]\s*[a-z][a-z]{2,})?)(?![\w-])")
+PROPER_LOOKUPS = 4  # lowercase words looked up as names, per message
+
+
+def proper_as_written(text: str) -> list[tuple[str, str]]:
+    """The message with a lowercase word written as the name the filings write it as ("how is chevrolet doing" as
+    "how is Chevrolet doing"), one candidate per such word: a word the covered companies' filings capitalise inside
+    their sentences nearly always (brands.proper_name) is a name, though a dictionary holds it. Why: typed in
+    lowercase, a brand that is also a word ("chevrolet", "pratt & whitney") named no company, and the message, its
+    subject unread, was judged by its likeness alone ("how is X doing" reads like a stock question) and refused.
+    Kept only when that reading names a covered company by that word (`names_the_company`)."""
+    out: list[tuple[str, str]] = []
+    looked = 0
+    for m in _LOWER_NAME.finditer(text):
+        word = m.group(1)
+        if re.sub(r"\s*[&-]\s*", " ", word) in STOPWORDS or word in STOPWORDS or normalize(word) in MEASURE_PHRASES \
+                or word in _NOT_NAMES:
+            continue
+        if looked >= PROPER_LOOKUPS:
+            break
+        looked += 1
+        name = re.sub(r"[a-z]+", lambda w: w.group(0).capitalize(), word)
+        if proper_name(name):
+            out.append((text[: m.start(1)] + name + text[m.end(1):], name))
+    return out
+
+
+# Words of a question, never a name, whatever the filings capitalise ("Item", "Note", a month)
+_NOT_NAMES = frozenset("item items note notes part form annual report reports filing filings january february march "
+                       "april june july august september october november december monday friday".split())
 
 
 _LOWER_OWNER = re.compile(r"(?<![\w'\u2019$&.-])([a-z][a-z&-]{2,})(?=['\u2019]s\b)")
@@ -341,6 +383,12 @@ def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bo
     """Whether a message read again with `name` capitalised plans a question about the covered company
     that name is (by the directory, or as that company's brand), and about no other but the companies
     the message names beside it ("tesla vs Ford revenue": Tesla and Ford, compared)."""
+    if again.route == "refusal" and again.refusal_reason in _ABOUT_THE_COMPANY and len(again.tickers) == 1:
+        # "peacock subscribers": read as Peacock, the brand's maker's figure is refused for itself (no such figure),
+        # which tells the user more than that no company was read
+        base = re.sub(r"['\u2019]s$", "", name)
+        return any(m.kind == "company" and m.company is not None and m.company.ticker == again.tickers[0]
+                   and m.text.lower() == base.lower() for m in [*directory.find(name), *find_brands(base, directory)])
     if again.route != "domain" or not again.tickers:
         return False
     if name.startswith("$") and not again.metrics:
@@ -351,6 +399,10 @@ def names_the_company(again: Plan, name: str, directory: CompanyDirectory) -> bo
     return any(m.kind == "company" and m.company is not None and m.company.ticker in again.tickers
                and m.text.lower() == base.lower() for m in directory.find(name))
 
+
+
+# Refusals of a question about a company read: what it asked is not held for it
+_ABOUT_THE_COMPANY = frozenset({"unknown_metric", "ambiguous_metric", "year_not_available"})
 
 
 _CLASS_TICKER = re.compile(r"([a-z]{1,5})[\s.\-/]([a-z])", re.I)
@@ -373,7 +425,13 @@ def non_registrant(detail: str, text: str) -> str | None:
     could not tell: such a company is known and not covered, which is what the user is told."""
     words = re.findall(r"[\w&.-]+", (detail or "").lower())
     if not words or not (" ".join(words) in NON_REGISTRANTS or words[0] in NON_REGISTRANTS):
-        return None
+        # the refusal named another word ("employees" of "how many employees does openai have"): the one such
+        # company the message names elsewhere, a word no dictionary holds, is the company meant
+        named = {w for w in re.findall(r"[\w&-]+", (text or "").lower())
+                 if w in NON_REGISTRANTS and len(w) >= 4 and w not in english_words()}
+        if len(named) != 1:
+            return None
+        words = [named.pop()]
     name = words[0] if words[0] in NON_REGISTRANTS else " ".join(words)
     found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text or "", re.I)
     return found.group(0) if found else detail

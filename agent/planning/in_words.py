@@ -618,9 +618,32 @@ def names_all(text: str, words: list[str]) -> bool:
         # "big-ticket" says "big" and "ticket" as well
         said = {_stem(p.strip("'-").removesuffix("'s"), keep=5) for w in _WORD.findall(sentence)
                 for p in {w, w.replace("-", ""), *w.split("-")} if p}  # "write-downs" says "writedown" too
-        if all(any(s.startswith(w) or w.startswith(s) and len(s) >= 4 for s in said) for w in wanted):
+        singular = {_singular(s) for s in said}
+        if all(any(s.startswith(w) or w.startswith(s) and len(s) >= 4 for s in said) or _singular(w) in singular
+               or _noun_of_verb(w, said) for w in wanted):
             return True
     return False
+
+
+def _noun_of_verb(word: str, said: set[str]) -> bool:
+    """`word` is a noun in "-ation" of a verb some word of `said` is ("valuation" of "value", "valued"): five
+    letters of stem would keep "valuation" whole, and "we value our inventory under the retail method" said it."""
+    if not word.endswith(("ation", "ations")):
+        return False
+    verb = word[: word.rfind("ation")]
+    return len(verb) >= 4 and any(s.startswith(verb) and len(s) <= len(verb) + 3 for s in said)
+
+
+def _singular(word: str) -> str:
+    """A plural's singular, however short the word ("taxes" is "tax", "fees" is "fee"): a word of five letters
+    keeps its plural under `_stem`, and "taxes" asked was then said by no sentence of "income tax payments"."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes", "zes", "ches", "shes")) and len(word) > 4:
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
 
 
 def _company_name_words(directory: CompanyDirectory, ticker: str) -> list[str]:

@@ -33,6 +33,12 @@ _NO_AMOUNT_OPENING = re.compile(
 # amount's; "what did Apple spend on R&D" asks the amount spent
 _WHAT_DONE = re.compile(r"^\W*(?:(?:and|so|but|ok|okay)\W+)?what\s+(?:did|does|do|has|have|will|would|is|are|was|were)"
                         r"\s+(?:company|it|they|he|she|management|(?:the\s+)?(?:company|firm|business))\s+(?P<verb>[a-z]+)\b")
+# "what inventory valuation method does Home Depot use?", "which accounting standard did they adopt?": the thing
+# named before the subject is the object of a deed whose verb is no amount's ("use", "adopt"); "what revenue did
+# Apple report" asks the amount reported
+_WHAT_THING_DONE = re.compile(r"^\W*(?:(?:and|so|but|ok|okay)\W+)?(?:what|which)\s+(?:[a-z&'-]+\s+){0,3}?"
+                              r"(?P<head>[a-z&'-]+)\s+(?:did|does|do|will|would)\s+(?:the\s+)?(?:company|it|they|management|firm|business)"
+                              r"(?:'s)?\s+(?P<verb>[a-z]+)\b")
 _AMOUNT_VERBS = frozenset(
     "spend spent pay paid earn earned make made report reported record recorded generate generated book booked "
     "incur incurred invest invested return returned collect collected receive received lose lost owe owed bring "
@@ -61,7 +67,7 @@ def asks_no_amount(unnamed_low: str) -> bool:
     """Some clause of the question asks something no amount answers (see the patterns above). `unnamed_low`:
     lowercase, quotations removed, each company named replaced by "company"."""
     for clause in _CLAUSE.split(unnamed_low.strip(" ?.!")):
-        what = _WHAT_DONE.search(clause)
+        what = _WHAT_DONE.search(clause) or _thing_done(clause)
         # no verb of an amount anywhere after the subject: "what did Google Cloud earn" names its subject in two
         # words, and "earn" asks the amount
         deed = what is not None and not _AMOUNT_VERBS.intersection(re.findall(r"[a-z]+", clause[what.start("verb"):]))
@@ -91,7 +97,7 @@ def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous
     # stake sale"), without the question's own auxiliaries
     left = " ".join(w for k in unsaid for w in _leftover(k).split() if w not in _AUXILIARIES)
     names = {w for t in plan.tickers for w in (t.lower(), *_name_words(directory, t))}
-    said = form_words(low) | {"company"}
+    said = form_words(low) | {"company"} | deed_verbs(unnamed)  # "use" of "what method does it use": the form's
     words = [w for w in named_words(left or phrase, names) if w not in said]
     topic = [w for w in words if not figure_word(w)]  # "seiyu" of "seiyu sale": what a passage must be about
     if not no_amount and not topic:
@@ -113,6 +119,68 @@ def no_amount_asked(plan: Plan, text: str, directory: CompanyDirectory, previous
     prose.slots = {**prose.slots, "metrics": "none: prose (the question asks no amount)" if no_amount
                    else "none: prose (an event named by words no figure has)"}
     return prose
+
+
+# The head nouns of an amount asked as a thing done ("what amount did they repurchase", "what percentage does it
+# pay out"): an amount, whatever the verb
+_AMOUNT_NOUNS = frozenset("amount amounts percentage percent proportion fraction sum total level levels figure figures "
+                          "much many number size".split())
+
+
+# "how does Netflix amortize content assets?", "how did they fund it?": how a thing is done, by a verb that is no
+# amount's nor how the company went ("how did it do / perform / grow")
+_HOW_DONE = re.compile(r"^\W*(?:(?:and|so|but|ok|okay)\W+)?how\s+(?:does|do|did|will|would)\s+"
+                       r"(?:the\s+)?(?:company|it|they|management|firm|business)\s+(?P<verb>[a-z]+)\b")
+_HOW_IT_WENT = frozenset("do did does doing perform fare compare stack rank look trend grow increase decrease change "
+                         "rise fall shrink expand improve decline go end land stand".split())
+
+
+def _thing_done(clause: str) -> re.Match | None:
+    """`_WHAT_THING_DONE` in `clause`, when the thing asked is named by no figure's word ("method", "standard",
+    never "dividends" or "amount"); `_HOW_DONE` with a verb of no amount nor of how the company went. Kinds asked
+    ("what type of debt does it carry") are left to the planner: the floor a passage must pass for them ("debt")
+    let sentences through that name the thing and no kind of it."""
+    how = _HOW_DONE.search(clause)
+    if how is not None and how.group("verb") not in _AMOUNT_VERBS and how.group("verb") not in _HOW_IT_WENT:
+        return how
+    what = _WHAT_THING_DONE.search(clause)
+    if what is None or what.group("head") in _AMOUNT_NOUNS or figure_word(what.group("head")):
+        return None
+    return what
+
+
+def deed_verbs(unnamed_low: str) -> set[str]:
+    """The verbs of the deeds a question asks the object of ("use" of "what method does company use"): words of
+    the question's form, never of what a passage must name."""
+    verbs = set()
+    for clause in _CLAUSE.split(unnamed_low.strip(" ?.!")):
+        what = _thing_done(clause)
+        if what is not None and what.re is _WHAT_THING_DONE and what.group("verb") not in _AMOUNT_VERBS:
+            verbs.add(what.group("verb"))  # "how does it amortize ...": the verb is what is asked, kept
+    return verbs
+
+
+def refused_thing(plan: Plan, text: str, directory: CompanyDirectory) -> Plan:
+    """A prose search standing over a figure's refusal (`Plan.unless_named` unknown_metric: "no figure the
+    filings report as 'inventory valuation method use'") whose question asks no amount at all ("what inventory
+    valuation method does Home Depot use?"): what is asked is a thing the filing names in words, so the words a
+    passage must say are the thing's, never the deed's verb ("use"), and when none says them the filing told it
+    nowhere (no_grounding, what was searched), never "no figure" for a question that asked none."""
+    kept = plan.unless_named
+    if plan.route != "domain" or plan.intent != "qualitative" or not kept or kept.get("reason") != "unknown_metric" \
+            or kept.get("count") or len(text or "") > MAX_CHARS:
+        return plan
+    quoted = strip_quotes(text)
+    unnamed = masked(quoted, [(m.start, m.end) for m in directory.find(quoted)]).lower().replace("\u2019", "'")
+    if not asks_no_amount(unnamed):
+        return plan
+    verbs = deed_verbs(unnamed)
+    words = [w for w in kept.get("words") or [] if w not in verbs and w not in _AUXILIARIES]
+    if not words:
+        return plan
+    plan.unless_named = {**kept, "reason": "no_grounding", "detail": None, "words": words}
+    plan.probe = []  # no amount is asked: a row of those words would answer another question
+    return plan
 
 
 def _leftover(key: str) -> str:

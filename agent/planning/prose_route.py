@@ -27,7 +27,11 @@ EVENT = re.compile(
     r"\b(?:acquisitions?|acquired|acquire|(?:buy|bought)(?!\s*-?\s*backs?\b)|divest\w*|spin[- ]?offs?|dispos\w+\s+of|litigation|lawsuits?|sued|"
     r"legal\s+proceedings|settlements?|(?:legal|opioid|liability|talc|asbestos|patent)\s+claims|set\s+aside|strikes?|work\s+stoppages?|labor\s+disputes?|recalls?|"
     r"(?:cyber[- ]?)?(?:attack|breach|incident|intrusion|outage)s?|investigations?|regulatory\s+(?:cases?|actions?|"
-    r"proceedings?|fines?)|antitrust|fines?|penalt(?:y|ies)|consent\s+decree|subpoena\w*|mergers?)\b"
+    r"proceedings?|fines?)|antitrust|fines?|penalt(?:y|ies)|consent\s+decree|subpoena\w*|mergers?|"
+    # a divestiture said in plain words: selling or having sold a business or a stake ("selling its Canadian retail
+    # business", "the sale of its Hulu interest", "the Seiyu sale"), never the company's sales
+    r"(?:sell(?:s|ing)?|sold)\s+(?:off\s+)?(?:its|our|their|the|a|an|part\s+of|some\s+of)\b|"
+    r"sale\s+of\s+(?:its|our|their|the|a|an|part|some|\w+['’]s)\b|(?:the|its|their|our)\s+[\w-]+\s+sale(?!s)(?!\s+of\b))\b"
 )
 DEPENDENCE = re.compile(
     r"\b(?:how\s+(?:much|heavily)\s+(?:does|do|is|are)\b.{0,40}\b(?:depend|rely|reliant|dependent|exposed)\w*|"

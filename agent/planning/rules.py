@@ -25,7 +25,7 @@ from agent.planning.companies import CompanyDirectory, CompanyMatch
 from agent.planning.company_words import ACRONYMS, NON_REGISTRANTS, english_words
 from agent.planning.company_mentions import (POSSESSIVE_NAME, another_company, class_ticker, guess_company_text,
                                              listed_company, non_registrant,
-                                             named_unknown_company, names_as_written, names_the_company, registrant_named,
+                                             named_unknown_company, names_as_written, names_the_company, proper_as_written, registrant_named,
                                              owned_units, owners_as_written, uncovered_mentions, unknown_owner, weak_mention,
                                              whole_name)
 from agent.planning.word_tickers import drop_word_tickers
@@ -66,7 +66,7 @@ from agent.planning.spoken_formulas import spoken_operators, to_defined, unread_
 from agent.planning.annual_only import annual_not_held
 from agent.planning.effects import cause_named
 from agent.planning.in_words import prose_instead, said_in_words
-from agent.planning.no_amount import no_amount_asked, outlook_of
+from agent.planning.no_amount import no_amount_asked, outlook_of, refused_thing
 from agent.planning.measure_spelling import spelled_out as measure_spelled_out
 from agent.planning.measures import absolute_words, counted_shares, growth_words, implied_measures
 from agent.planning.members import member_asks
@@ -212,6 +212,7 @@ def plan_rules(text: str, *, previous: Plan | None = None, directory: CompanyDir
     must find its cause named (agent.planning.effects)."""
     plan = _plan_message(text, previous=previous, directory=directory)
     plan = no_amount_asked(plan, text or "", directory, previous)  # "when will Comcast pay the taxes on its Hulu sale?"
+    plan = refused_thing(plan, text or "", directory)  # "what inventory valuation method does Home Depot use?"
     plan = outlook_of(plan, text or "", directory)  # "pep pension expense outlook for 2024": a sentence of expecting it
     plan = prose_reply(plan, text, previous, directory) or plan  # "was it material to earnings?" in a prose thread
     plan = annual_not_held(plan, text, directory) or cause_named(plan, text)
@@ -302,6 +303,16 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
             again = _plan_spelled(written, previous=previous, directory=directory)
             if names_the_company(again, name, directory):
                 return again
+    if plan.refusal_reason == "out_of_scope" and plan.refusal_detail in _LIKENESS_REFUSALS and len(text or "") <= MAX_CHARS:
+        # refused by its likeness to off-topic or price questions, its subject unread: a brand typed in lowercase
+        # ("how is chevrolet doing", "pratt & whitney gtf engine problem"), written as the filings write it
+        for written, name in proper_as_written(text or ""):
+            again = _plan_spelled(written, previous=previous, directory=directory)
+            # read as a brand, never as a company's own name or ticker, which the reading had set aside as a word
+            # on purpose ("how is the dow doing today" is the index, not Dow Inc.)
+            if again.brand and again.brand.get("word", "").lower() == name.lower() \
+                    and names_the_company(again, name, directory):
+                return again
     lone = _LONE_TICKER.fullmatch(text or "")
     if lone and plan.route == "meta" and previous is not None and previous.metrics:
         # "pep?", "gd?" after a figure: that figure of the covered company the ticker is, never small talk
@@ -325,6 +336,16 @@ def _plan_message(text: str, *, previous: Plan | None = None, directory: Company
         if again.route == "domain" and (again.tickers == [company.ticker] if alone else company.ticker in again.tickers):
             return again
     return plan
+
+
+# A question's opening that asks about what comes right after it ("what does <gm financial> do", "tell me about
+# <ma>"): the subject's slot, never small talk ("what's up" greets)
+_ASKS_OF = re.compile(r"^\W*(?:what\s+(?:does|do|did|is|are|was|were)|what['\u2019]?s(?!\s+up\b)|who\s+(?:is|are)|"
+                      r"tell\s+me\s+(?:more\s+)?about|describe|explain|how\s+(?:does|do|did|is|are|has|have))\s+(?:the\s+)?$")
+
+
+# The refusals the exemplar judge gives a message by its likeness alone (agent.planning.route.REFUSAL_DETAIL)
+_LIKENESS_REFUSALS = frozenset({REFUSAL_DETAIL["offtopic"], REFUSAL_DETAIL["price"]})
 
 
 # The verbs a request opens with: never a company's name left over by the word accounting
@@ -776,7 +797,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     also_that = thread is not None and bool(ALSO.search(low)) and not greets_first(low)
     # "ko vs pep": two companies set against each other is a comparison asked, whatever small talk the tickers spell
     set_against = len([m for m in r.matches if m.kind == "company"]) >= 2 and re.search(r"\b(?:vs\.?|versus)\s", low)
-    if r.matches and not subject and not also_that and not set_against \
+    # "what does gm financial do", "tell me about ma": the word stands where a question puts what it asks about
+    asked_of = bool(r.matches) and _ASKS_OF.search(outside[: min(m.start for m in r.matches)].lower()) is not None
+    if r.matches and not subject and not also_that and not set_against and not (asked_of and not greets_first(low)) \
             and (all(weak_mention(m) for m in r.matches) or greets_first(low)):
         # "gm everyone!", "good morning Sam": a ticker typed in lowercase, or an everyday word some
         # company's filings use as a brand, with nothing of a filing beside it (no metric, topic, year

@@ -261,8 +261,6 @@ OFF_TOPIC = (
     r"\bwrite\s+(?:me\s+)?(?:a|an|some)\s+(?:code|function|script|program|story|essay|email|letter|poem|tweet|song)\b",
     r"\b(?:python|javascript|java|sql|html|css|regex)\s+(?:code|script|function|query)\b", r"\bcapital\s+of\b",
     r"\btranslate\b", r"\bhoroscope\b",
-    # the user's own money matters, which no company's filing speaks of ("help me with my taxes")
-    r"\bmy\s+(?:own\s+)?(?:taxes|tax\s+returns?|mortgage|budget|401\(?k\)?|ira|paycheck|salary)\b",
     r"\bwho\s+won\b", r"\bdating\b", r"\bmeaning\s+of\s+life\b", r"\bbitcoin\s+price\b", r"\bcrypto\s+price\b",
     r"\bceo(?:'s)?\s+(?:salary|net\s+worth|age|wife|husband)\b", r"\bnet\s+worth\s+of\b",
 )
@@ -469,9 +467,20 @@ def out_of_scope(text: str) -> str | None:
         if pattern.search(text) and not _IDENTITY.search(text) and not (
                 detail.startswith("earnings guidance") and filing_framed(text)):
             return detail  # "are you chatgpt?" asks what Footnote is; a company's own guidance is searched for
+    if _OWN_MONEY.search(text):
+        return OWN_MONEY_DETAIL
     if _OFF_TOPIC.search(text):
         return OFF_TOPIC_DETAIL
     return None
+
+
+# The user's own money matters, which no company's filing speaks of ("can you help me with my taxes?"): refused
+# however plainly they name a figure's word ("taxes"), unlike an off-topic word inside a filing question ("how did
+# the weather affect sales?"), and never read as a figure whose company is missing
+_OWN_MONEY = re.compile(r"\bmy\s+(?:own\s+|personal\s+|family'?s?\s+)?(?:taxes|tax\s+returns?|tax\s+bill|mortgage|"
+                        r"budget|401\(?k\)?|ira|roth|paychecks?|salary|wages|savings|bank\s+account|credit\s+cards?|"
+                        r"debts?|loans?|rent|bills)\b")
+OWN_MONEY_DETAIL = "your own finances (I answer from companies' filings)"
 
 
 OFF_TOPIC_DETAIL = "topics outside companies' 10-K filings"

@@ -28,6 +28,11 @@ _JOINER_BEFORE = re.compile(r"(?:\b(?:and|or|vs\.?|versus|against|than|with|to|b
 _JOINER_AFTER = re.compile(r"^\s*(?:\b(?:and|or|vs\.?|versus|against)\b|[,&+/])\s*", re.I)
 _ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an|some|any|those|these)\s+$", re.I)
 _OWNER_AFTER = re.compile(r"^['\u2019]s?\b")
+# the subject's slot: after an auxiliary that opens a question, before its verb ("what does meta say about
+# competition from google", "how did ups handle the teamsters"): the company the question is about
+_SUBJECT_BEFORE = re.compile(r"\b(?:does|did|do|has|have|will|would|can|could|should)\s+$", re.I)
+_VERB_AFTER = re.compile(r"^\s+(?:say|said|says|describe|discuss|mention|expect|think|see|view|report|disclose|explain|"
+                         r"handle|plan|consider|note|cite|state|talk|write|do|make|manage|address|approach)\b", re.I)
 _WORD = re.compile(r"[a-z][a-z&.-]*")
 
 
@@ -69,6 +74,7 @@ def drop_word_tickers(text: str, matches: list[CompanyMatch]) -> list[CompanyMat
             dropped.append(m)  # "the dow", "any meta commentary": an article takes a word, never a ticker
             continue
         others = [o for o in matches if o is not m and o.kind in ("company", "not_covered")]
-        if clear and not _listed(text, m, others) and not figure:
+        subject = bool(_SUBJECT_BEFORE.search(text[: m.start]) and _VERB_AFTER.match(text[m.end :]))
+        if clear and not _listed(text, m, others) and not figure and not subject:
             dropped.append(m)  # "ups and downs of tesla's margins": Tesla is named; "ups" is a word
     return [m for m in matches if m not in dropped] if dropped else matches
