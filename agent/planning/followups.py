@@ -341,8 +341,18 @@ def names_own_thing(words: list[str]) -> bool:
     "restructuring", "providers"; not "how much did it cost them?", "did it affect their margins?"). Why: only such
     words are worth searching without the thread's subject; "cost" alone finds every cost sentence of the filing."""
     generic = _generic_words()
-    return any(w not in generic and w.rstrip("s") not in generic and not _EFFECT.fullmatch(w) and "'" not in w
+    return any(generic.isdisjoint(_forms(w)) and not _EFFECT.fullmatch(w) and "'" not in w
                for w in words)  # "how'd", "when'd": a question word and its verb run together
+
+
+def _forms(word: str) -> set[str]:
+    """The word and what it is an inflection of: "charged" is the generic "charge", "costing" the generic "cost"."""
+    forms = {word, word.rstrip("s")}
+    if word.endswith("ed"):
+        forms |= {word[:-1], word[:-2]}
+    if word.endswith("ing"):
+        forms |= {word[:-3], word[:-3] + "e"}
+    return forms
 
 
 def points_back(text: str) -> bool:
