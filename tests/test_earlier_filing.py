@@ -6,14 +6,12 @@ whole filing was searched. Real Postgres, the whole graph; the filings are made 
 from __future__ import annotations
 
 import uuid
-from datetime import date
-
 import pytest
 
 from agent.answer import Turn
 from agent.retrieval.earlier_filing import better_earlier, is_name
 from agent.retrieval.widening import widens
-from store.writes import upsert_company
+from tests.made_up_filings import hold
 
 CIK = 990077
 OLD, NEW = "0000990077-24-000001", "0000990077-25-000001"
@@ -49,20 +47,7 @@ FILINGS = {
 @pytest.fixture
 def held(db, embedder) -> dict[tuple[str, int], list[int]]:
     """Two 10-Ks of a made-up carrier; chunk ids per filing, in order."""
-    ids: dict[tuple[str, int], list[int]] = {}
-    with db.connection() as conn, conn.transaction():
-        upsert_company(conn, CIK, "Quillfeather Logistics Inc.", ["QFL"], None)
-        for (acc, fy), chunks in FILINGS.items():
-            conn.execute("INSERT INTO filings (accession, cik, form, fiscal_year, period_end, filed, url, content_hash)"
-                         " VALUES (%s, %s, '10-K', %s, %s, %s, 'https://www.sec.gov/q.htm', %s)",
-                         (acc, CIK, fy, date(fy, 12, 31), date(fy + 1, 2, 20), acc))
-            vectors = embedder.embed([t for _, t in chunks])
-            for ordinal, ((item, text), vec) in enumerate(zip(chunks, vectors, strict=True)):
-                row = conn.execute("INSERT INTO chunks (accession, cik, item, ordinal, text, context, n_tokens, embedding)"
-                                   " VALUES (%s, %s, %s, %s, %s, %s, 40, %s) RETURNING id",
-                                   (acc, CIK, item, ordinal, text, f"Quillfeather 10-K {fy}", vec)).fetchone()
-                ids.setdefault((acc, fy), []).append(row[0])
-    return ids
+    return hold(db, embedder, CIK, "Quillfeather Logistics Inc.", "QFL", FILINGS)
 
 
 @pytest.fixture

@@ -5,36 +5,25 @@ thing asked about is particular to a few of them."""
 
 from __future__ import annotations
 
-from datetime import date
-
 import uuid
 
 import pytest
 
 from agent.answer import Turn
 from agent.retrieval.earlier_filing import better_earlier, told_when
-from store.writes import upsert_company
+from tests.made_up_filings import hold, routes
 
 CIK = 990088
 OLD, NEW = "0000990088-24-000001", "0000990088-25-000001"
-TOWNS = ["Akron", "Dayton", "Toledo", "Canton", "Lorain", "Elyria", "Marion", "Newark", "Xenia", "Sidney",
-         "Piqua", "Troy", "Kent", "Niles", "Solon", "Avon", "Berea", "Parma", "Medina", "Wooster"]
-
-
-def _routes(year: int) -> list[tuple[str, str]]:
-    return [("7" if i % 2 else "1", f"Route {i} links our depot in {TOWNS[i % 20]} with grocery customers nearby; in "
-             f"{year} it ran {i % 9 + 3} trucks a day and its volume followed local demand.") for i in range(40)]
-
-
 FILINGS = {
-    (OLD, 2023): _routes(2023) + [
+    (OLD, 2023): routes(2023) + [
         ("8", "Brightwater strike. In June 2023 drivers at our Brightwater depot went on strike over shift patterns. "
               "The Brightwater strike lasted six weeks and halted deliveries to forty stores. In August 2023 we agreed "
               "a new contract with the Brightwater drivers, which raised pay and ended the stoppage."),
         ("1", "In 2023 we launched Trackline, an online booking service that lets grocery customers schedule truck "
               "pickups from their own loading docks."),
     ],
-    (NEW, 2024): _routes(2024) + [
+    (NEW, 2024): routes(2024) + [
         ("7", "The Brightwater strike of 2023, when drivers at our Brightwater depot stopped work over shift patterns, "
               "added overtime at our other depots."),
         ("1", "Trackline, our online booking service, lets grocery customers schedule truck pickups from their own "
@@ -45,17 +34,7 @@ FILINGS = {
 
 @pytest.fixture
 def held(db, embedder):
-    with db.connection() as conn, conn.transaction():
-        upsert_company(conn, CIK, "Lanternway Freight Inc.", ["LWF"], None)
-        for (acc, fy), chunks in FILINGS.items():
-            conn.execute("INSERT INTO filings (accession, cik, form, fiscal_year, period_end, filed, url, content_hash)"
-                         " VALUES (%s, %s, '10-K', %s, %s, %s, 'https://www.sec.gov/l.htm', %s)",
-                         (acc, CIK, fy, date(fy, 12, 31), date(fy + 1, 2, 20), acc))
-            vectors = embedder.embed([t for _, t in chunks])
-            for ordinal, ((item, text), vec) in enumerate(zip(chunks, vectors, strict=True)):
-                conn.execute("INSERT INTO chunks (accession, cik, item, ordinal, text, context, n_tokens, embedding)"
-                             " VALUES (%s, %s, %s, %s, %s, %s, 40, %s)",
-                             (acc, CIK, item, ordinal, text, f"Lanternway 10-K {fy}", vec))
+    hold(db, embedder, CIK, "Lanternway Freight Inc.", "LWF", FILINGS)
 
 
 FILED = {2023: {"accession": OLD, "period_end": "2023-12-31"}, 2024: {"accession": NEW, "period_end": "2024-12-31"}}

@@ -10,22 +10,7 @@ import pytest
 from agent.planning.followups import names_own_thing
 from agent.planning.thread_members import names_member_figure
 from tests.test_thread_questions import planned_with
-
-
-@pytest.fixture(scope="module")
-def directory():
-    from agent.planning.companies import CompanyDirectory
-    from tests.test_companies import COVERED, SEC
-
-    return CompanyDirectory.from_rows(COVERED, SEC, {320193: [2023, 2024], 1045810: [2024, 2025],
-                                                     1318605: [2023, 2024], 833444: [2024], 1018724: [2024]})
-
-
-def _lookup(phrase: str) -> list[tuple[int, int]]:
-    return []
-
-
-_lookup.writes = lambda phrase, ciks: 12  # type: ignore[attr-defined]  # every phrase is written by the filings
+from tests.test_thread_resolved_subject import _lookup, directory  # noqa: F401  (fixture; every phrase is written)
 
 
 def planned(directory, *texts):

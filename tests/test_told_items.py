@@ -6,31 +6,20 @@ with enough other passages that the things asked about are particular to a few o
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
 from agent.retrieval.earlier_filing import told_earlier
 from agent.retrieval.told_items import asked_pieces, told_items
-from store.writes import upsert_company
+from tests.made_up_filings import hold, routes
 
 CIK = 990093
 OLD, NEW = "0000990093-24-000001", "0000990093-25-000001"
-TOWNS = ["Akron", "Dayton", "Toledo", "Canton", "Lorain", "Elyria", "Marion", "Newark", "Xenia", "Sidney",
-         "Piqua", "Troy", "Kent", "Niles", "Solon", "Avon", "Berea", "Parma", "Medina", "Wooster"]
-
-
-def _routes(year: int) -> list[tuple[str, str]]:
-    return [("7" if i % 2 else "1", f"Route {i} links our depot in {TOWNS[i % 20]} with grocery customers nearby; in "
-             f"{year} it ran {i % 9 + 3} trucks a day and its volume followed local demand.") for i in range(40)]
-
-
 FILINGS = {
-    (OLD, 2023): _routes(2023) + [
+    (OLD, 2023): routes(2023) + [
         ("8", "Orchard Lane depot. In April 2023 we agreed to buy the Orchard Lane depot from a regional carrier, and "
               "the Orchard Lane purchase closed in June 2023 for cash on hand."),
     ],
-    (NEW, 2024): _routes(2024) + [
+    (NEW, 2024): routes(2024) + [
         ("1A", "Our safety rules may draw claims. In May 2024 we settled a lawsuit the state of Vermont brought over our "
                "loading-dock safety rules, and we agreed to train every driver again."),
         ("8", "In March 2024 we entered into a delayed-draw facility with two banks, which we may draw until 2026 to "
@@ -44,17 +33,7 @@ FILINGS = {
 
 @pytest.fixture
 def held(db, embedder):
-    with db.connection() as conn, conn.transaction():
-        upsert_company(conn, CIK, "Quillmoor Haulage Inc.", ["QMH"], None)
-        for (acc, fy), chunks in FILINGS.items():
-            conn.execute("INSERT INTO filings (accession, cik, form, fiscal_year, period_end, filed, url, content_hash)"
-                         " VALUES (%s, %s, '10-K', %s, %s, %s, 'https://www.sec.gov/q.htm', %s)",
-                         (acc, CIK, fy, date(fy, 12, 31), date(fy + 1, 2, 20), acc))
-            vectors = embedder.embed([t for _, t in chunks])
-            for ordinal, ((item, text), vec) in enumerate(zip(chunks, vectors, strict=True)):
-                conn.execute("INSERT INTO chunks (accession, cik, item, ordinal, text, context, n_tokens, embedding)"
-                             " VALUES (%s, %s, %s, %s, %s, %s, 40, %s)",
-                             (acc, CIK, item, ordinal, text, f"Quillmoor 10-K {fy}", vec))
+    hold(db, embedder, CIK, "Quillmoor Haulage Inc.", "QMH", FILINGS)
 
 
 NAMES = ("Quillmoor Haulage Inc.", "QMH")

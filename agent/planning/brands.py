@@ -78,58 +78,39 @@ def corpus_lookup(db) -> Lookup:
     twice is one query. It lives in the run's memo (agent.context.Deps.memo), which the service
     clears when an ingest changes the corpus, so a new filing is seen without asking the corpus
     version on every lookup."""
-    from store.brands import chunks_naming
+    from store.brands import chunks_naming, chunks_writing
 
-    cache: dict[str, list[tuple[int, int]]] = {}
     lock = threading.Lock()
-
-    def lookup(phrase: str) -> list[tuple[int, int]]:
-        key = phrase.lower()
-        with lock:
-            if key in cache:
-                return cache[key]
-        with db.connection() as conn:
-            rows = named_counts(phrase, chunks_naming(conn, phrase))
-        with lock:
-            if len(cache) > 4096:
-                cache.clear()
-            cache[key] = rows
-        return rows
-
-    def writes(phrase: str, ciks: frozenset[int]) -> int:
-        from store.brands import chunks_writing
-
-        key = (phrase.lower(), ciks)
-        with lock:
-            if key in written:
-                return written[key]
-        with db.connection() as conn:
-            n = chunks_writing(conn, phrase, sorted(ciks))
-        with lock:
-            if len(written) > 4096:
-                written.clear()
-            written[key] = n
-        return n
-
-    written: dict[tuple[str, frozenset[int]], int] = {}
-    lookup.writes = writes  # type: ignore[attr-defined]
-    shares: dict[str, float] = {}
-
-    def proper(phrase: str) -> float:
-        key = phrase.lower()
-        with lock:
-            if key in shares:
-                return shares[key]
-        with db.connection() as conn:
-            share = capitalised_share(phrase, chunks_naming(conn, phrase))
-        with lock:
-            if len(shares) > 4096:
-                shares.clear()
-            shares[key] = share
-        return share
-
-    lookup.proper = proper  # type: ignore[attr-defined]
+    lookup = _remembered(lock, lambda phrase: phrase.lower(),
+                         lambda conn, phrase: named_counts(phrase, chunks_naming(conn, phrase)), db)
+    lookup.writes = _remembered(  # type: ignore[attr-defined]
+        lock, lambda phrase, ciks: (phrase.lower(), ciks),
+        lambda conn, phrase, ciks: chunks_writing(conn, phrase, sorted(ciks)), db)
+    lookup.proper = _remembered(  # type: ignore[attr-defined]
+        lock, lambda phrase: phrase.lower(),
+        lambda conn, phrase: capitalised_share(phrase, chunks_naming(conn, phrase)), db)
     return lookup
+
+
+def _remembered(lock: threading.Lock, key_of, query, db, most: int = 4096):
+    """`query` over a pooled connection, its answers kept per key (cleared past `most`): the lock guards the
+    memo, never the query, so one slow lookup does not hold up the planner's other threads."""
+    memo: dict = {}
+
+    def remembered(*args):
+        key = key_of(*args)
+        with lock:
+            if key in memo:
+                return memo[key]
+        with db.connection() as conn:
+            value = query(conn, *args)
+        with lock:
+            if len(memo) > most:
+                memo.clear()
+            memo[key] = value
+        return value
+
+    return remembered
 
 
 PROPER_SHARE = 0.8  # of a word's occurrences in the filings, written with its capital inside a sentence: a name
