@@ -102,3 +102,13 @@ def test_how_much_was_it_after_a_prose_answer_asks_the_filing_not_a_price(direct
 
 def test_how_they_paid_is_not_searched_without_the_deal():
     assert not names_own_thing(["how'd", "pay"][:1])
+
+
+def test_another_company_asked_a_thing_of_its_own_after_a_why_is_not_handed_the_why(directory):
+    # the thing asked of Nvidia is searched in its filing; the thread's figure answers a question nobody asked
+    p = planned(directory, "why did tesla's revenue grow in fiscal 2024?", "and nvidia, any labor strikes?")
+    assert p.tickers == ["NVDA"] and p.intent == "qualitative" and p.metrics == [], p
+    assert "strike" in p.query, p.query
+    # a company swapped in alone still gets the same why
+    p = planned(directory, "why did tesla's revenue grow in fiscal 2024?", "and nvidia's?")
+    assert p.tickers == ["NVDA"] and p.metrics == ["revenue"] and p.asks_cause, p

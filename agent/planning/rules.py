@@ -51,7 +51,7 @@ from agent.planning.followups import (ACKNOWLEDGED, ACKNOWLEDGED_FIRST, ALSO, BY
                                       compared_kind, compared_name, figure_base, figure_only_topic, figure_reply,
                                       compared_word, gap_as_difference, includes_company,
                                       inherited_growth, latest_for_newcomers, lead_name, lead_subject,
-                                      leads_reply, only_ranks, own_subject, points_back, slot_sources, swaps_only,
+                                      leads_reply, names_own_thing, only_ranks, own_subject, points_back, slot_sources, swaps_only,
                                       thread_topic, unknown_subject)
 from agent.planning.industry_ratios import with_industry_definitions
 from agent.planning.sourcing import without_sourcing
@@ -859,7 +859,8 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     more = more or r.aspect
     figure_thread = thread is not None and bool(thread.metrics) and not r.measures and not r.tickers
     if thread is not None and thread.asks_cause and not r.why and leads_reply(ACKNOWLEDGED.sub("", low)) \
-            and (r.tickers or r.measures) and not FIGURE_CUE.search(_unnamed_figures(low)):
+            and (r.measures or (r.tickers and not _names_own_thing(outside, r))) \
+            and not FIGURE_CUE.search(_unnamed_figures(low)):
         # "what about Intel's 2023 revenue decline?" after "what drove Boeing's loss?": what drove that one
         r.why, r.growth, r.absolute = True, False, False
     if thread is not None and thread.metrics and not r.why and not r.tickers and asks_use(low) \
@@ -1007,6 +1008,13 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
         # then the year shown over the one before it, never the year after that
         sources["fiscal_years"] = "thread, shifted" if min(r.years.offsets) < 0 else "thread, shifted later"
     measures = list(r.measures)
+    if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
+            and prev.intent == "qualitative" and set(r.tickers) - set(discussed(prev)) \
+            and not (r.why or r.growth or r.absolute or share) \
+            and _names_own_thing(outside, r):
+        # "and walgreens, any cyber incidents?" after why UnitedHealth's earnings fell: a thing of its own asked of
+        # another company, searched in its filing; the thread's figure would answer a question nobody asked
+        r.has_topic = True
     same_search = False  # "and in fy2024?" after a prose answer that opened with a figure: that search again
     if not measures and not r.unmappable and prev is not None and prev.metrics and followup and not r.has_topic \
             and not r.why and prev.intent == "qualitative" and not FIGURE_CUE.search(low) and not share \
@@ -1337,3 +1345,9 @@ def _plan(text: str, *, previous: Plan | None = None, directory: CompanyDirector
     return account_words(plan, r, outside, low, prev, directory.joined_names(plan.tickers),
                          directory.row_names(plan.tickers))
 
+
+def _names_own_thing(outside: str, r: Reading) -> bool:
+    """Beside the companies it names, the reply names a thing of its own ("and walgreens, any cyber incidents?"),
+    not only a company swapped in ("and Meta's?")."""
+    rest = own_subject(masked(outside, [(m.start, m.end) for m in r.matches]))
+    return names_own_thing([w for w in rest if w not in ("company", "company's", "s")])
