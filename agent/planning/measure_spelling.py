@@ -95,7 +95,8 @@ def _shorthands() -> dict[str, tuple[str, str]]:
         for short in metric.misspellings:
             if short.isalpha():
                 full = next((w for w in ones if w != short and (_abbreviates(short, w) or one_edit(short, w))), None)
-                if full is not None:
+                if full is not None and short not in (f"{full}s", f"{full}es"):  # a plural is no shorthand: the
+                    # tables print "Total revenues" as often as "Total revenue", and a row's name is matched as printed
                     out.setdefault(short, (full, key))
     return out
 
