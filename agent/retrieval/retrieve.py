@@ -8,8 +8,9 @@ filing. Nothing found means no_grounding, refused before anything is composed.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
+import functools
+import re
 from datetime import date
 from decimal import Decimal
 from itertools import combinations, zip_longest
@@ -194,9 +195,13 @@ class _Facts:
         near-exact label matches only (agent.retrieval.line_items)."""
         names = _printed_names(METRICS[metric_key])
         match, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(names[0]))
+        printed = {_whole_words(r["label"]) for r in labels_of(self.conn, self.memo, self.company["cik"])} \
+            if match is None else set()
         for said in names[1:] if match is None else []:
             # a synonym is taken only as the row's whole name: near-exact reading of "cost of revenue" finds
-            # "Revenues", another figure
+            # "Revenues", another figure. No row of that whole name, no reading: a full one costs ~30 ms a synonym
+            if _whole_words(said) not in printed:
+                continue
             found, _ = company_line(self.conn, self.memo, self.company["cik"], line_key(said))
             if found is not None and _named_whole(found.label, said):
                 match = found
@@ -230,9 +235,12 @@ def _printed_names(metric) -> list[str]:
 
 def _named_whole(label: str, said: str) -> bool:
     """Whether a printed row's label is the phrase itself, a plural, case, punctuation or note mark apart."""
-    def words(text: str) -> list[str]:
-        return [fold_plural(w) for w in normalize(without_note_refs(text)).split()]
-    return words(label) == words(said)
+    return _whole_words(label) == _whole_words(said)
+
+
+@functools.lru_cache(maxsize=8192)  # a company's labels are read again for every formula input it lacks
+def _whole_words(text: str) -> tuple[str, ...]:
+    return tuple(fold_plural(w) for w in normalize(without_note_refs(text)).split())
 
 
 def _tagged_form(formula_key: str) -> str | None:
